@@ -1,0 +1,29 @@
+/**
+ * What was fetched from one page of a site: the only input of the detection engine.
+ * The fetcher (src/fetch) builds it; the engine never does I/O. Every field but url and html is
+ * optional so a caller can detect from whatever it has.
+ */
+export interface DetectionInput {
+  /** Final URL of the page, after redirects. */
+  url: string;
+  /** HTTP status of the final response. */
+  status?: number;
+  /** Response headers, names lowercased, every value kept (e.g. several set-cookie). */
+  headers?: Record<string, string[]>;
+  /** Cookies set by the site: name (as sent) to values. */
+  cookies?: Record<string, string[]>;
+  /** The decoded HTML document. */
+  html: string;
+  /** Script URLs; when absent the engine takes them from the <script src> of html. */
+  scriptSrc?: string[];
+  /** Bodies of scripts the fetcher downloaded (same-site, bounded count and size). */
+  scripts?: string[];
+  /** Bodies of stylesheets the fetcher downloaded; inline <style> is taken from html. */
+  css?: string[];
+  /** robots.txt body, when fetched. */
+  robots?: string;
+  /** DNS records by type (TXT, MX, NS, SOA, CNAME), each as text. */
+  dns?: Record<string, string[]>;
+  /** Issuer organisation/common name of the TLS certificate of an https site. */
+  certIssuer?: string;
+}

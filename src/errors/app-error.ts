@@ -1,0 +1,125 @@
+/**
+ * The one error hierarchy of the service. Services throw these; each transport maps them once
+ * (GraphQL: extensions.code; REST: HTTP status + JSON body). Services never throw HTTP types.
+ */
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'PLAN_REQUIRED'
+  | 'INSUFFICIENT_CREDITS'
+  | 'RATE_LIMITED'
+  | 'QUOTA_EXCEEDED'
+  | 'BAD_REQUEST'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'TARGET_FORBIDDEN'
+  | 'UPSTREAM_FAILED'
+  | 'INTERNAL';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra, safe-to-publish details (e.g. the parameter name). */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Missing, unknown or revoked API key. */
+export class AuthError extends AppError {
+  constructor(message = 'Missing or invalid API key (x-api-key header)') {
+    super('UNAUTHENTICATED', message);
+  }
+}
+
+/** The caller is known but may not do this. */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}
+
+/** The feature needs a higher plan. */
+export class PlanError extends AppError {
+  constructor(feature: string, requiredPlan: string) {
+    super('PLAN_REQUIRED', `${feature} requires the ${requiredPlan} plan`, { feature, requiredPlan });
+  }
+}
+
+export class InsufficientCreditsError extends AppError {
+  constructor(needed: number, available: number) {
+    super(
+      'INSUFFICIENT_CREDITS',
+      `Insufficient credits: this request costs ${needed} credit(s) and the balance is ${available}`,
+      { needed, available },
+    );
+  }
+}
+
+export class RateLimitError extends AppError {
+  constructor(
+    message: string,
+    /** Seconds until a retry can succeed (Retry-After). */
+    readonly retryAfterSeconds: number,
+  ) {
+    super('RATE_LIMITED', message, { retryAfter: retryAfterSeconds });
+  }
+}
+
+export class QuotaError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('QUOTA_EXCEEDED', message, { retryAfter: retryAfterSeconds });
+  }
+}
+
+/** Invalid input; `parameter` names the offending parameter. */
+export class ValidationError extends AppError {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super('BAD_REQUEST', message.includes(parameter) ? message : `${parameter}: ${message}`, { parameter });
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+export class MethodNotAllowedError extends AppError {
+  constructor(method: string, path: string, readonly allowed: string[]) {
+    super('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, {
+      allowed,
+    });
+  }
+}
+
+/** A unique constraint was violated (translated from the driver's error, same on every dialect). */
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super('PAYLOAD_TOO_LARGE', message);
+  }
+}
+
+/** An outbound target (crawl URL, callback URL) is refused by the private-address guard. */
+export class TargetForbiddenError extends AppError {
+  constructor(message: string) {
+    super('TARGET_FORBIDDEN', message);
+  }
+}
