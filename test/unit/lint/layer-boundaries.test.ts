@@ -1,0 +1,147 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { ESLint } from 'eslint';
+
+// The real project config. Loaded with require() and handed over as overrideConfig because ESLint
+// otherwise loads config files through import(), which Jest's VM refuses without
+// --experimental-vm-modules.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const projectConfig = require('../../../eslint.config.js');
+
+const repoRoot = resolve(__dirname, '../../..');
+
+type ConfigObject = { rules?: Record<string, unknown> };
+
+/**
+ * The project config with its boundary zones re-anchored at `root`: the config pins them to the
+ * repository (basePath), and the stub tree needs the very same zones applied to itself.
+ */
+function configAnchoredAt(root: string): ConfigObject[] {
+  return (projectConfig as ConfigObject[]).map((entry) => {
+    const rule = entry.rules?.['import/no-restricted-paths'];
+    if (!Array.isArray(rule)) return entry;
+    const [severity, options] = rule as [string, { basePath: string }];
+    expect(options.basePath).toBe(repoRoot);
+    return {
+      ...entry,
+      rules: { ...entry.rules, 'import/no-restricted-paths': [severity, { ...options, basePath: root }] },
+    };
+  });
+}
+
+function linterAt(cwd: string, config: ConfigObject[] = projectConfig): ESLint {
+  return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: config });
+}
+
+async function boundaryErrors(eslint: ESLint, code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages
+    .filter((m) => m.severity === 2)
+    .filter((m) => m.ruleId === 'import/no-restricted-paths' || m.ruleId === 'no-restricted-imports')
+    .map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('layer boundaries in the real tree', () => {
+  const eslint = linterAt(repoRoot);
+
+  it('rejects a detection module importing project code outside src/detection', async () => {
+    const errors = await boundaryErrors(
+      eslint,
+      "import { AppError } from '../errors';\nexport const e = AppError;\n",
+      join(repoRoot, 'src/detection/x.ts'),
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/import\/no-restricted-paths.*src\/detection is pure/);
+  });
+
+  it('allows a detection module importing its own types', async () => {
+    const errors = await boundaryErrors(
+      eslint,
+      "import type { DetectionInput } from './detection-input';\nexport type X = DetectionInput;\n",
+      join(repoRoot, 'src/detection/x.ts'),
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('rejects HTTP and GraphQL packages in services, allows the error hierarchy', async () => {
+    const file = join(repoRoot, 'src/services/x.service.ts');
+    for (const pkg of ['express', '@apollo/server', 'graphql', 'type-graphql']) {
+      const errors = await boundaryErrors(
+        eslint,
+        `import * as m from '${pkg}';\nexport const x = m;\n`,
+        file,
+      );
+      expect(errors).toEqual([expect.stringMatching(/^no-restricted-imports/)]);
+    }
+    const allowed = await boundaryErrors(
+      eslint,
+      "import { AppError } from '../errors';\nexport const e = AppError;\n",
+      file,
+    );
+    expect(allowed).toEqual([]);
+  });
+});
+
+/**
+ * The other zones need target files that may not exist in the tree yet (an import the resolver
+ * cannot resolve is skipped by the rule), so they run against a throw-away tree with one stub per
+ * layer and the same zones anchored there.
+ */
+describe('layer boundaries in a stub tree', () => {
+  let root: string;
+  let eslint: ESLint;
+  const stubs = [
+    'src/resolvers/account.resolver.ts',
+    'src/schema/account.type.ts',
+    'src/rest-facade/route-table.ts',
+    'src/services/account.service.ts',
+    'src/entities/account.entity.ts',
+    'src/jobs/job-queue.ts',
+    // The resolver needs the importing file's directory to exist.
+    'src/workers/detect.worker.ts',
+    'src/fetch/http-client.ts',
+    'src/detection/matcher.ts',
+    'src/errors/index.ts',
+  ];
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'lint-zones-'));
+    for (const stub of stubs) {
+      mkdirSync(dirname(join(root, stub)), { recursive: true });
+      writeFileSync(join(root, stub), 'export const stub = 1;\n');
+    }
+    eslint = linterAt(root, configAnchoredAt(root));
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const cases: Array<[file: string, importPath: string, violates: boolean]> = [
+    ['src/services/x.service.ts', '../resolvers/account.resolver', true],
+    ['src/services/x.service.ts', '../schema/account.type', true],
+    ['src/services/x.service.ts', '../rest-facade/route-table', true],
+    ['src/services/x.service.ts', '../entities/account.entity', false],
+    ['src/entities/x.entity.ts', '../services/account.service', true],
+    ['src/entities/x.entity.ts', '../schema/account.type', true],
+    ['src/jobs/x.ts', '../rest-facade/route-table', true],
+    ['src/jobs/x.ts', '../services/account.service', false],
+    ['src/workers/x.worker.ts', '../resolvers/account.resolver', true],
+    ['src/workers/x.worker.ts', '../schema/account.type', true],
+    ['src/workers/x.worker.ts', '../services/account.service', false],
+    ['src/workers/x.worker.ts', '../jobs/job-queue', false],
+    ['src/workers/x.worker.ts', '../fetch/http-client', false],
+    ['src/workers/x.worker.ts', '../detection/matcher', false],
+    ['src/detection/x.ts', '../fetch/http-client', true],
+    ['src/detection/x.ts', './matcher', false],
+    ['src/resolvers/x.resolver.ts', '../services/account.service', false],
+  ];
+
+  it.each(cases)('%s importing %s violates: %s', async (file, importPath, violates) => {
+    const errors = await boundaryErrors(
+      eslint,
+      `import { stub } from '${importPath}';\nexport const x = stub;\n`,
+      join(root, file),
+    );
+    expect(errors).toHaveLength(violates ? 1 : 0);
+  });
+});
