@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DataSource } from 'typeorm';
+import { ENTITIES } from './src/entities';
+import { MIGRATIONS } from './src/migrations';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export function dialectOf(databaseUrl: string): Dialect {
+  return databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'mysql';
+}
+
+/**
+ * Builds the TypeORM DataSource from DATABASE_URL: `sqlite:PATH` (better-sqlite3, the embedded
+ * default) or `mysql://user:pass@host:port/db` (mysql2; MySQL 8 / MariaDB 10.6+). The schema comes
+ * only from migrations; `synchronize` stays off.
+ */
+export function createDataSource(databaseUrl: string): DataSource {
+  if (dialectOf(databaseUrl) === 'sqlite') {
+    const path = databaseUrl.slice('sqlite:'.length);
+    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    return new DataSource({
+      type: 'better-sqlite3',
+      database: path,
+      entities: ENTITIES,
+      migrations: MIGRATIONS,
+      synchronize: false,
+      // WAL lets a reader and the writer (API and worker processes) share the file; the busy
+      // timeout makes a second process wait for the write lock instead of failing.
+      enableWAL: true,
+      timeout: 10_000,
+      prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        db.pragma('foreign_keys = ON');
+        db.pragma('busy_timeout = 10000');
+      },
+    });
+  }
+  return new DataSource({
+    type: 'mysql',
+    url: databaseUrl.replace(/^mariadb:/, 'mysql:'),
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    charset: 'utf8mb4',
+    timezone: 'Z',
+    extra: { connectionLimit: 20 },
+  });
+}

@@ -1,0 +1,86 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { createDataSource, Dialect, dialectOf } from '../../ormconfig';
+import { translateDriverError } from '../errors/db-error-translation';
+
+/**
+ * The service's handle on storage: the DataSource plus the one way to run a transaction.
+ *
+ * better-sqlite3 gives TypeORM a single connection, so two overlapping transactions would nest on
+ * it; on SQLite every transaction therefore waits its turn behind an in-process queue (SQLite
+ * serialises writers anyway). MySQL transactions run concurrently and are retried on deadlock.
+ * Every write of the service goes through `transaction`.
+ */
+export class Database {
+  readonly dialect: Dialect;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly dataSource: DataSource) {
+    this.dialect = dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+  }
+
+  static async open(databaseUrl: string, options: { migrate?: boolean } = {}): Promise<Database> {
+    const dataSource = createDataSource(databaseUrl);
+    await dataSource.initialize();
+    const db = new Database(dataSource);
+    if (options.migrate !== false) await dataSource.runMigrations({ transaction: 'each' });
+    return db;
+  }
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (this.dialect === 'sqlite') {
+      const run = this.queue.then(() => this.runTranslated(work));
+      this.queue = run.catch(() => undefined);
+      return run;
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.runTranslated(work);
+      } catch (error) {
+        if (attempt < 4 && isDeadlock(error)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Runs a query outside a transaction; on SQLite it still queues behind open transactions. */
+  async query<T = unknown>(sql: string, parameters: unknown[] = []): Promise<T> {
+    if (this.dialect === 'sqlite') return this.transaction((m) => m.query(sql, parameters) as Promise<T>);
+    try {
+      return (await this.dataSource.query(sql, parameters)) as T;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+
+  private async runTranslated<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+}
+
+function isDeadlock(error: unknown): boolean {
+  const code = (error as { driverError?: { code?: string }; code?: string })?.driverError?.code;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
+export { dialectOf };
+
+/**
+ * A Date as a raw-SQL parameter. TypeORM converts entity columns itself, but raw queries must pass
+ * what the driver binds: SQLite stores TypeORM's UTC text form, mysql2 binds Date objects (timezone Z).
+ */
+export function dbDate(db: Database, date: Date): Date | string {
+  return db.dialect === 'sqlite' ? date.toISOString().replace('T', ' ').replace('Z', '') : date;
+}

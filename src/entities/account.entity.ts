@@ -1,0 +1,36 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { PlanName } from '../plans/plan-catalog';
+import { TimeColumn } from './column-types';
+
+@Entity('accounts')
+export class AccountEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 320 })
+  email: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  plan: PlanName;
+
+  /** Balance in credits; changed only together with a ledger row (CreditService). */
+  @Column({ type: 'int', default: 0 })
+  credits: number;
+
+  /**
+   * Callback signing secret. Kept retrievable because signing needs it (sha256(secret + body));
+   * it is printed once at creation and never returned by any API.
+   */
+  @Column({ name: 'signing_secret', type: 'varchar', length: 128, nullable: true })
+  signingSecret: string | null;
+
+  /** True for the built-in account behind DEMO_API_KEY. */
+  @Column({ name: 'is_demo', type: 'boolean', default: false })
+  isDemo: boolean;
+
+  @TimeColumn({ name: 'created_at' })
+  createdAt: Date;
+}

@@ -1,0 +1,9 @@
+import { AccountEntity } from './account.entity';
+import { ApiKeyEntity } from './api-key.entity';
+import { CreditLedgerEntryEntity } from './credit-ledger-entry.entity';
+import { UsageCounterEntity } from './usage-counter.entity';
+
+/** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
+export const ENTITIES = [AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity];
+
+export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { buildContext, GraphQLContext } from '../graphql/context';
+import { formatGraphQLError } from '../graphql/format-error';
+import { logger } from '../logger';
+import type { Services } from '../services/services';
+import { createApp } from './app';
+
+export interface RunningHttpServer {
+  server: Server;
+  port: number;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the grace time), closes sockets. */
+  close(): Promise<void>;
+}
+
+/** The credit headers on /graphql responses too, from the same meter the REST facade reads. */
+function creditHeadersPlugin(prefix: string): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ contextValue, response }) {
+          const caller = contextValue.caller;
+          if (!caller || caller.meter.remaining === null) return;
+          response.http.headers.set(`${prefix}-credits-spent`, String(caller.meter.spent));
+          response.http.headers.set(`${prefix}-credits-remaining`, String(caller.meter.remaining));
+        },
+      };
+    },
+  };
+}
+
+export async function startHttpServer(services: Services, schema: GraphQLSchema): Promise<RunningHttpServer> {
+  const { config } = services;
+  const httpServer = createServer();
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: 64 * 1024 });
+  const wsCleanup = useServer<Record<string, unknown>, { contextBuilt?: GraphQLContext }>(
+    {
+      schema,
+      // The key travels in the connection parameters (browsers cannot set WebSocket headers);
+      // an x-api-key header on the upgrade request is accepted too. A bad key closes the socket (4403).
+      onConnect: async (ctx) => {
+        const key = keyFrom(ctx.connectionParams) ?? (ctx.extra.request.headers['x-api-key'] as string | undefined);
+        const context = await buildContext(services, key, randomUUID());
+        if (!context.caller) return false;
+        ctx.extra.contextBuilt = context;
+        return true;
+      },
+      context: (ctx) => ctx.extra.contextBuilt!,
+    },
+    wsServer,
+  );
+
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    formatError: formatGraphQLError,
+    includeStacktraceInErrorResponses: false,
+    introspection: true,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ApolloServerPluginLandingPageDisabled(),
+      creditHeadersPlugin(config.HEADER_PREFIX),
+      {
+        async serverWillStart() {
+          return {
+            async drainServer() {
+              await wsCleanup.dispose();
+            },
+          };
+        },
+      },
+    ],
+  });
+  await apollo.start();
+  const app = await createApp(services, schema, apollo);
+  httpServer.on('request', app);
+  httpServer.requestTimeout = 60_000;
+  httpServer.headersTimeout = 20_000;
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  logger.info({ port }, 'HTTP server listening');
+
+  return {
+    server: httpServer,
+    port,
+    url: `http://${host}:${port}`,
+    async close() {
+      const forced = setTimeout(() => httpServer.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
+      forced.unref();
+      await apollo.stop();
+      clearTimeout(forced);
+    },
+  };
+}
+
+function keyFrom(params: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (!params) return undefined;
+  for (const [name, value] of Object.entries(params)) {
+    if (name.toLowerCase() === 'x-api-key' || name === 'apiKey') return typeof value === 'string' ? value : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,30 @@
+import type { Family } from './plan-catalog';
+
+/**
+ * Credit prices per endpoint: the one table, mirrored in the README. Prices are integers.
+ * `unit` says what one `credits` buys; the service multiplies by the number of units in a request.
+ */
+export interface CreditPrice {
+  family: Family;
+  endpoint: string;
+  credits: number;
+  unit: string;
+}
+
+export const CREDIT_PRICES = {
+  analyze: { family: 'analyze', endpoint: 'GET /analyze/v1/', credits: 1, unit: 'successful analysis' },
+  liveUrl: { family: 'live', endpoint: 'GET /live/v2/', credits: 1, unit: 'URL analysed (one page)' },
+  liveCrawl: { family: 'live', endpoint: 'GET /live/v2/ (recursive)', credits: 5, unit: 'URL crawled (up to 25 pages)' },
+  crawlV2Url: { family: 'crawl-v2', endpoint: 'GET /crawl/v2/', credits: 1, unit: 'URL analysed (one page)' },
+  crawlV2Crawl: { family: 'crawl-v2', endpoint: 'GET /crawl/v2/ (recursive)', credits: 5, unit: 'URL crawled (up to 25 pages)' },
+  crawlV1: { family: 'crawl-v1', endpoint: 'GET /crawl/v1/', credits: 5, unit: 'crawl accepted (up to 25 pages)' },
+  lookupHit: { family: 'lookup', endpoint: 'GET /lookup/v1/', credits: 1, unit: 'lookup answered from the index (200)' },
+  lookupIndex: { family: 'lookup', endpoint: 'GET /lookup/v1/ (202)', credits: 5, unit: 'unseen site crawled and called back' },
+  verify: { family: 'verify', endpoint: 'GET /v2/verify/', credits: 1, unit: 'email address' },
+  subdomains: { family: 'subdomains', endpoint: 'GET /v2/subdomains/', credits: 1, unit: '10 subdomains returned (rounded up)' },
+  listWebsite: { family: 'lists-finalize', endpoint: 'POST /v2/lists/{id}', credits: 1, unit: 'website in the list' },
+  balance: { family: 'credits', endpoint: 'GET /v2/credits/balance/', credits: 0, unit: 'request' },
+  usage: { family: 'usage', endpoint: 'GET <resource path>/usage', credits: 0, unit: 'request' },
+} as const satisfies Record<string, CreditPrice>;
+
+export type PriceName = keyof typeof CREDIT_PRICES;

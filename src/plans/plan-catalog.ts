@@ -1,0 +1,113 @@
+/**
+ * The one place where plans are defined: per-family rate limits (the spec's Limits table, with the
+ * Small/Medium/Large variants it records), the quota, and the features each plan unlocks.
+ * Services read this; nothing else hard-codes a limit.
+ */
+export const PLAN_NAMES = ['demo', 'small', 'medium', 'large', 'business'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+/** Endpoint families: one rate-limit bucket per key and family. */
+export const FAMILIES = [
+  'lists',
+  'lists-create',
+  'lists-finalize',
+  'dataset',
+  'live',
+  'crawl-v2',
+  'crawl-v1',
+  'lookup',
+  'analyze',
+  'verify',
+  'subdomains',
+  'credits',
+  'usage',
+  'account',
+] as const;
+export type Family = (typeof FAMILIES)[number];
+
+export type Feature = 'lists' | 'verify' | 'subdomains';
+
+export interface RateLimit {
+  /** Requests allowed per window. */
+  max: number;
+  /** Window length in milliseconds. */
+  windowMs: number;
+}
+
+export interface PlanDefinition {
+  name: PlanName;
+  /** Requests per quota period across all families (usage requests count too). */
+  quota: { limit: number; period: 'DAY' | 'MONTH' };
+  features: readonly Feature[];
+  rateLimits: Readonly<Record<Family, RateLimit>>;
+}
+
+const perSecond = (max: number): RateLimit => ({ max, windowMs: 1000 });
+
+/** Limits shared by every paid plan (the spec's main figures). */
+const baseLimits: Record<Family, RateLimit> = {
+  lists: perSecond(5),
+  'lists-create': perSecond(5),
+  'lists-finalize': perSecond(5),
+  // "1 request per 10 s, burstable to 1 request/s": a bucket of 1 per 10 s (the burst form is the variant).
+  dataset: { max: 1, windowMs: 10_000 },
+  live: perSecond(5),
+  'crawl-v2': perSecond(1),
+  'crawl-v1': perSecond(1),
+  lookup: perSecond(1),
+  analyze: perSecond(1),
+  verify: perSecond(5),
+  subdomains: perSecond(5),
+  // Not in the spec's table: cheap reads, limited like the other synchronous reads.
+  credits: perSecond(5),
+  usage: perSecond(5),
+  account: perSecond(10),
+};
+
+/** The variant row: Medium and Large (and Business, which is above them) get 10 requests/s here. */
+const fastTier: Partial<Record<Family, RateLimit>> = {
+  'crawl-v1': perSecond(10),
+  lookup: perSecond(10),
+  analyze: perSecond(10),
+};
+
+const demoLimits = Object.fromEntries(Object.keys(baseLimits).map((f) => [f, perSecond(1)])) as Record<
+  Family,
+  RateLimit
+>;
+
+export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = Object.freeze({
+  demo: { name: 'demo', quota: { limit: 10, period: 'DAY' }, features: [], rateLimits: demoLimits },
+  small: { name: 'small', quota: { limit: 50_000, period: 'MONTH' }, features: [], rateLimits: baseLimits },
+  medium: {
+    name: 'medium',
+    quota: { limit: 200_000, period: 'MONTH' },
+    features: [],
+    rateLimits: { ...baseLimits, ...fastTier },
+  },
+  large: {
+    name: 'large',
+    quota: { limit: 1_000_000, period: 'MONTH' },
+    features: [],
+    rateLimits: { ...baseLimits, ...fastTier },
+  },
+  business: {
+    name: 'business',
+    quota: { limit: 5_000_000, period: 'MONTH' },
+    features: ['lists', 'verify', 'subdomains'],
+    rateLimits: { ...baseLimits, ...fastTier },
+  },
+});
+
+/** The plan a feature needs (the spec: lists, verification and subdomains need Business). */
+export const FEATURE_PLAN: Readonly<Record<Feature, PlanName>> = { lists: 'business', verify: 'business', subdomains: 'business' };
+
+export const FEATURE_LABEL: Readonly<Record<Feature, string>> = {
+  lists: 'Lead lists',
+  verify: 'Email verification',
+  subdomains: 'The subdomain finder',
+};
+
+export function isPlanName(value: string): value is PlanName {
+  return (PLAN_NAMES as readonly string[]).includes(value);
+}

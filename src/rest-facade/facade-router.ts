@@ -1,0 +1,102 @@
+import type { NextFunction, Request, Response } from 'express';
+import { DocumentNode, execute, GraphQLError, GraphQLSchema, parse, validate } from 'graphql';
+import { MethodNotAllowedError, ValidationError } from '../errors';
+import { buildContext } from '../graphql/context';
+import type { Services } from '../services/services';
+import { sendError } from './error-response';
+import type { RestRoute } from './route';
+import { RouteMatcher } from './route-matcher';
+
+interface PreparedRoute {
+  route: RestRoute;
+  document: DocumentNode;
+}
+
+/**
+ * The REST facade: each documented path runs its GraphQL operation on the same schema and context
+ * builder as /graphql, so auth, plans, limits, quotas and credits are enforced in one place.
+ * Operations are parsed and validated once at start-up (a broken entry stops the boot) and run
+ * with graphql-js `execute`, which is cheaper than going through Apollo per request.
+ */
+export function createFacadeHandler(schema: GraphQLSchema, services: Services, routes: readonly RestRoute[]) {
+  const matcher = new RouteMatcher(routes);
+  const prepared = new Map<RestRoute, PreparedRoute>();
+  for (const route of routes) {
+    const document = parse(route.operation);
+    const errors = validate(schema, document);
+    if (errors.length > 0) {
+      throw new Error(`Route ${route.method} ${route.path}: invalid operation: ${errors.map((e) => e.message).join('; ')}`);
+    }
+    prepared.set(route, { route, document });
+  }
+  const prefix = services.config.HEADER_PREFIX;
+
+  return async function facade(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const requestId = res.locals.requestId as string;
+    const match = matcher.match(req.method, req.path);
+    if (match.kind === 'none') return next();
+    try {
+      if (match.kind === 'wrong-method') throw new MethodNotAllowedError(req.method, req.path, match.allowed);
+      const { route, document } = prepared.get(match.route)!;
+      const context = await buildContext(services, req.get('x-api-key'), requestId);
+      if (!context.caller) throw context.authError!;
+      const values = readParams(route, req, match.pathParams);
+      const result = await execute({
+        schema,
+        document,
+        variableValues: route.variables(values),
+        contextValue: context,
+      });
+      if (result.errors?.length) throw unwrap(result.errors[0]);
+      const response = route.respond(result.data as Record<string, unknown>, values);
+      if (response.status >= 200 && response.status < 300) {
+        const meter = context.caller.meter;
+        const remaining = meter.remaining ?? (await services.credits.balance(context.caller.principal.accountId));
+        res.setHeader(`${prefix}-credits-spent`, String(meter.spent));
+        res.setHeader(`${prefix}-credits-remaining`, String(remaining));
+      }
+      for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+      if (req.method === 'HEAD') {
+        res.status(response.status).end();
+        return;
+      }
+      res.status(response.status).json(response.body);
+    } catch (error) {
+      sendError(res, error, requestId);
+    }
+  };
+}
+
+/** Reads and validates every parameter; unknown query parameters are refused by name (typos surface). */
+function readParams(route: RestRoute, req: Request, pathParams: Record<string, string>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  const query = req.query as Record<string, unknown>;
+  const known = new Set(route.params.filter((p) => p.in === 'query').map((p) => p.name));
+  for (const name of Object.keys(query)) {
+    if (!known.has(name)) throw new ValidationError(name, `Unknown parameter ${name} for ${route.method} ${route.path}/`);
+  }
+  const body = route.params.some((p) => p.in === 'body') ? readBody(req) : {};
+  for (const param of route.params) {
+    const raw = param.in === 'query' ? query[param.name] : param.in === 'path' ? pathParams[param.name] : body[param.name];
+    if (raw === undefined || raw === null || raw === '') {
+      if (param.required) throw new ValidationError(param.name, `${param.name} is required`);
+      continue;
+    }
+    values[param.name] = param.parse(raw);
+  }
+  return values;
+}
+
+function readBody(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError('body', 'The request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** The service error behind a GraphQL error; a GraphQL-level error here is a route-table bug (500). */
+function unwrap(error: GraphQLError): unknown {
+  return error.originalError ?? new Error(`GraphQL error in a facade operation: ${error.message}`);
+}

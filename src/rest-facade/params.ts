@@ -1,0 +1,167 @@
+import { ValidationError } from '../errors';
+import type { ParamSpec } from './route';
+
+/**
+ * Parameter parsers: each validates its raw value and throws a ValidationError that names the
+ * parameter. Query values arrive as strings; a repeated query parameter is refused rather than
+ * silently picking one value.
+ */
+type Where = 'query' | 'path' | 'body';
+
+interface Common {
+  name: string;
+  description: string;
+  required?: boolean;
+  in?: Where;
+}
+
+function single(name: string, raw: unknown): string {
+  if (Array.isArray(raw)) throw new ValidationError(name, `${name} must be given once`);
+  if (typeof raw !== 'string') throw new ValidationError(name, `${name} must be a string`);
+  return raw;
+}
+
+export function stringParam(opts: Common & { maxLength: number; pattern?: RegExp; patternText?: string }): ParamSpec<string> {
+  return {
+    name: opts.name,
+    in: opts.in ?? 'query',
+    required: opts.required ?? false,
+    description: opts.description,
+    schema: { type: 'string', maxLength: opts.maxLength, ...(opts.pattern ? { pattern: opts.pattern.source } : {}) },
+    parse(raw) {
+      const value = single(opts.name, raw).trim();
+      if (value.length === 0) throw new ValidationError(opts.name, `${opts.name} must not be empty`);
+      if (value.length > opts.maxLength) {
+        throw new ValidationError(opts.name, `${opts.name} must be at most ${opts.maxLength} characters`);
+      }
+      if (opts.pattern && !opts.pattern.test(value)) {
+        throw new ValidationError(opts.name, `${opts.name} ${opts.patternText ?? `must match ${opts.pattern.source}`}`);
+      }
+      return value;
+    },
+  };
+}
+
+export function booleanParam(opts: Common & { default: boolean }): ParamSpec<boolean> {
+  return {
+    name: opts.name,
+    in: opts.in ?? 'query',
+    required: false,
+    description: opts.description,
+    schema: { type: 'boolean', default: opts.default },
+    parse(raw) {
+      if (typeof raw === 'boolean') return raw;
+      const value = single(opts.name, raw).trim().toLowerCase();
+      if (value === 'true' || value === '1') return true;
+      if (value === 'false' || value === '0') return false;
+      throw new ValidationError(opts.name, `${opts.name} must be true or false`);
+    },
+  };
+}
+
+export function integerParam(
+  opts: Common & { min: number; max: number; multipleOf?: number; default?: number },
+): ParamSpec<number> {
+  return {
+    name: opts.name,
+    in: opts.in ?? 'query',
+    required: opts.required ?? false,
+    description: opts.description,
+    schema: {
+      type: 'integer',
+      minimum: opts.min,
+      maximum: opts.max,
+      ...(opts.multipleOf ? { multipleOf: opts.multipleOf } : {}),
+      ...(opts.default !== undefined ? { default: opts.default } : {}),
+    },
+    parse(raw) {
+      const text = typeof raw === 'number' ? String(raw) : single(opts.name, raw).trim();
+      if (!/^-?\d{1,15}$/.test(text)) throw new ValidationError(opts.name, `${opts.name} must be a whole number`);
+      const value = Number(text);
+      if (value < opts.min || value > opts.max) {
+        throw new ValidationError(opts.name, `${opts.name} must be between ${opts.min} and ${opts.max}`);
+      }
+      if (opts.multipleOf && value % opts.multipleOf !== 0) {
+        throw new ValidationError(opts.name, `${opts.name} must be a multiple of ${opts.multipleOf}`);
+      }
+      return value;
+    },
+  };
+}
+
+/** A comma-separated list (the spec's `urls` and `domains`), with item count and length bounds. */
+export function csvParam(opts: Common & { minItems: number; maxItems: number; itemMaxLength: number }): ParamSpec<string[]> {
+  return {
+    name: opts.name,
+    in: opts.in ?? 'query',
+    required: opts.required ?? false,
+    description: opts.description,
+    schema: { type: 'string', description: `Comma-separated, ${opts.minItems} to ${opts.maxItems} items` },
+    parse(raw) {
+      const items = single(opts.name, raw)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (items.length < opts.minItems || items.length > opts.maxItems) {
+        throw new ValidationError(opts.name, `${opts.name} must hold ${opts.minItems} to ${opts.maxItems} comma-separated values`);
+      }
+      for (const item of items) {
+        if (item.length > opts.itemMaxLength) {
+          throw new ValidationError(opts.name, `${opts.name}: each value must be at most ${opts.itemMaxLength} characters`);
+        }
+      }
+      return items;
+    },
+  };
+}
+
+/** An http(s) URL; a bare host name gets http:// like the published examples (e.g. url=example.com). */
+export function urlParam(opts: Common): ParamSpec<string> {
+  return {
+    name: opts.name,
+    in: opts.in ?? 'query',
+    required: opts.required ?? false,
+    description: opts.description,
+    schema: { type: 'string', format: 'uri', maxLength: 2048 },
+    parse(raw) {
+      return parseHttpUrl(opts.name, single(opts.name, raw));
+    },
+  };
+}
+
+export function parseHttpUrl(name: string, input: string): string {
+  const text = input.trim();
+  if (!text) throw new ValidationError(name, `${name} must not be empty`);
+  if (text.length > 2048) throw new ValidationError(name, `${name} must be at most 2048 characters`);
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new ValidationError(name, `${name} must be a valid http(s) URL: ${JSON.stringify(text.slice(0, 100))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError(name, `${name} must use http or https`);
+  }
+  if (url.username || url.password) throw new ValidationError(name, `${name} must not contain credentials`);
+  if (!url.hostname) throw new ValidationError(name, `${name} must name a host`);
+  return url.toString();
+}
+
+/** A closed set of values (e.g. the family of a usage path is fixed by the route, not a parameter). */
+export function enumParam<T extends string>(opts: Common & { values: readonly T[]; default?: T }): ParamSpec<T> {
+  return {
+    name: opts.name,
+    in: opts.in ?? 'query',
+    required: opts.required ?? false,
+    description: opts.description,
+    schema: { type: 'string', enum: [...opts.values], ...(opts.default ? { default: opts.default } : {}) },
+    parse(raw) {
+      const value = single(opts.name, raw).trim();
+      if (!(opts.values as readonly string[]).includes(value)) {
+        throw new ValidationError(opts.name, `${opts.name} must be one of ${opts.values.join(', ')}`);
+      }
+      return value as T;
+    },
+  };
+}

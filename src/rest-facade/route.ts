@@ -1,0 +1,48 @@
+import type { Family } from '../plans/plan-catalog';
+import type { JsonSchema } from './json-schema';
+
+/** One documented parameter: where it comes from, its published schema, and how it is parsed. */
+export interface ParamSpec<T = unknown> {
+  name: string;
+  in: 'query' | 'path' | 'body';
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+  /** Turns the raw value (string for query/path, JSON value for body) into T or throws ValidationError naming the parameter. */
+  parse(raw: unknown): T;
+}
+
+export interface RouteResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema: JsonSchema;
+}
+
+/**
+ * One entry of the REST facade: a documented path and its parameters, the GraphQL operation it
+ * runs, and how that operation's data becomes the documented body, status and headers.
+ * The same entry generates its part of the OpenAPI document.
+ */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path without trailing slash; `{name}` marks a path parameter. Both `/x` and `/x/` are served. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** The rate-limit family (for the docs; the limit itself is enforced on the GraphQL field). */
+  family: Family;
+  params: ParamSpec[];
+  /** The GraphQL operation, parsed and validated once at start-up. */
+  operation: string;
+  variables(values: Record<string, unknown>): Record<string, unknown>;
+  respond(data: Record<string, unknown>, values: Record<string, unknown>): RouteResponse;
+  /** Documented responses other than the shared error responses. */
+  responses: Record<number, ResponseDoc>;
+}

@@ -1,0 +1,147 @@
+import { Database } from '../db/database';
+import { AccountEntity, ApiKeyEntity } from '../entities';
+import { NotFoundError, ValidationError } from '../errors';
+import { isPlanName, PlanName, PLAN_NAMES } from '../plans/plan-catalog';
+import { displayPrefix, generateApiKey, generateSigningSecret, hashApiKey } from './api-key-codec';
+import { CreditService } from './credit.service';
+
+export interface CreatedKey {
+  accountId: number;
+  keyId: number;
+  /** The plaintext key: returned once, never stored. */
+  apiKey: string;
+}
+
+export interface AccountSummary {
+  id: number;
+  name: string;
+  email: string;
+  plan: PlanName;
+  credits: number;
+  hasSigningSecret: boolean;
+  createdAt: Date;
+  keys: { id: number; prefix: string; createdAt: Date; revokedAt: Date | null }[];
+}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+/** Operator actions on accounts (the admin CLI) and the caller's own account view. */
+export class AccountService {
+  constructor(
+    private readonly db: Database,
+    private readonly credits: CreditService,
+  ) {}
+
+  async createAccount(input: { name: string; email: string; plan: string; credits: number }): Promise<CreatedKey> {
+    const name = input.name?.trim();
+    if (!name || name.length > 200) throw new ValidationError('name', 'name is required (at most 200 characters)');
+    if (!EMAIL.test(input.email ?? '')) throw new ValidationError('email', 'email must be an email address');
+    if (!isPlanName(input.plan)) throw new ValidationError('plan', `plan must be one of ${PLAN_NAMES.join(', ')}`);
+    if (!Number.isSafeInteger(input.credits) || input.credits < 0) {
+      throw new ValidationError('credits', 'credits must be a non-negative whole number');
+    }
+    const apiKey = generateApiKey();
+    const plan = input.plan;
+    const ids = await this.db.transaction(async (m) => {
+      const inserted = await m.insert(AccountEntity, {
+        name,
+        email: input.email,
+        plan,
+        credits: 0,
+        signingSecret: null,
+        isDemo: false,
+        createdAt: new Date(),
+      });
+      const accountId = Number(inserted.identifiers[0].id);
+      const keyId = await this.insertKey(m, accountId, apiKey);
+      return { accountId, keyId };
+    });
+    if (input.credits > 0) await this.credits.grant(ids.accountId, input.credits, 'initial credits');
+    return { ...ids, apiKey };
+  }
+
+  async createKey(accountId: number): Promise<CreatedKey> {
+    await this.requireAccount(accountId);
+    const apiKey = generateApiKey();
+    const keyId = await this.db.transaction((m) => this.insertKey(m, accountId, apiKey));
+    return { accountId, keyId, apiKey };
+  }
+
+  /** Revokes a key by id or by its plaintext; returns the revoked key's id. */
+  async revokeKey(selector: { keyId?: number; apiKey?: string }): Promise<number> {
+    return this.db.transaction(async (m) => {
+      const where = selector.apiKey ? { keyHash: hashApiKey(selector.apiKey) } : { id: selector.keyId };
+      const key = await m.findOne(ApiKeyEntity, { where });
+      if (!key) throw new NotFoundError('API key not found');
+      if (!key.revokedAt) await m.update(ApiKeyEntity, { id: key.id }, { revokedAt: new Date() });
+      return key.id;
+    });
+  }
+
+  async setPlan(accountId: number, plan: string): Promise<void> {
+    if (!isPlanName(plan)) throw new ValidationError('plan', `plan must be one of ${PLAN_NAMES.join(', ')}`);
+    await this.requireAccount(accountId);
+    await this.db.transaction((m) => m.update(AccountEntity, { id: accountId }, { plan }));
+  }
+
+  /** Creates (or replaces) the callback signing secret and returns it once. */
+  async createSigningSecret(accountId: number): Promise<string> {
+    await this.requireAccount(accountId);
+    const secret = generateSigningSecret();
+    await this.db.transaction((m) => m.update(AccountEntity, { id: accountId }, { signingSecret: secret }));
+    return secret;
+  }
+
+  async show(accountId: number): Promise<AccountSummary> {
+    const account = await this.requireAccount(accountId);
+    const keys = await this.db.manager.find(ApiKeyEntity, { where: { accountId }, order: { id: 'ASC' } });
+    return {
+      id: account.id,
+      name: account.name,
+      email: account.email,
+      plan: account.plan,
+      credits: account.credits,
+      hasSigningSecret: Boolean(account.signingSecret),
+      createdAt: account.createdAt,
+      keys: keys.map((k) => ({ id: k.id, prefix: k.keyPrefix, createdAt: k.createdAt, revokedAt: k.revokedAt })),
+    };
+  }
+
+  async requireAccount(accountId: number): Promise<AccountEntity> {
+    const account = await this.db.manager.findOne(AccountEntity, { where: { id: accountId } });
+    if (!account) throw new NotFoundError(`Account ${accountId} not found`);
+    return account;
+  }
+
+  /**
+   * The account behind DEMO_API_KEY, created on first start. It has no keys of its own: the demo key
+   * is compared against the setting, and the account only carries its usage counter.
+   */
+  async ensureDemoAccount(): Promise<number> {
+    return this.db.transaction(async (m) => {
+      const existing = await m.findOne(AccountEntity, { where: { isDemo: true } });
+      if (existing) return existing.id;
+      const inserted = await m.insert(AccountEntity, {
+        name: 'Demo',
+        email: 'demo@localhost.invalid',
+        plan: 'demo',
+        credits: 0,
+        signingSecret: null,
+        isDemo: true,
+        createdAt: new Date(),
+      });
+      return Number(inserted.identifiers[0].id);
+    });
+  }
+
+  private async insertKey(m: import('typeorm').EntityManager, accountId: number, apiKey: string): Promise<number> {
+    const inserted = await m.insert(ApiKeyEntity, {
+      accountId,
+      keyHash: hashApiKey(apiKey),
+      keyPrefix: displayPrefix(apiKey),
+      createdAt: new Date(),
+      revokedAt: null,
+    });
+    return Number(inserted.identifiers[0].id);
+  }
+}
