@@ -1,0 +1,215 @@
+import { Cookie } from 'tough-cookie';
+import type { DetectionInput } from '../detection/detection-input';
+import { ASSET_DEFAULTS, AssetLimits, fetchSameSiteAssets } from './asset-fetcher';
+import { decodeHtml } from './charset-decoder';
+import { DnsFacts, resolveDnsFacts } from './dns-facts';
+import { FetchError } from './fetch-error';
+import { extractHtmlFacts } from './html-extractor';
+import { HttpClient, HttpClientOptions, HttpResponse, RedirectHop } from './http-client';
+import { HostnameCollector } from './observed-hostnames';
+import { normaliseLanguages } from './page-language';
+import { fetchRobotsTxt } from './robots-fetcher';
+import type { CertificateFacts } from './tls-certificate';
+
+/** Facts about a whole site, fetched once per site (per crawl), not per page. */
+export interface SiteFacts {
+  /** robots.txt body, when the site has one. */
+  robots?: string;
+  dns: DnsFacts;
+}
+
+export interface FetchPageOptions extends HttpClientOptions, AssetLimits {
+  /** A client to reuse (a crawl's: its cookie jar and connections); otherwise one is made and closed. */
+  client?: HttpClient;
+  /** Site facts already known (a crawl's later pages); fetched alongside the page otherwise. */
+  siteFacts?: SiteFacts;
+  /** DNS_SERVERS for the DNS facts; the system's resolvers when empty. */
+  dnsServers?: string[];
+  /** Per-query DNS timeout. */
+  dnsTimeoutMs?: number;
+  /** Aborts everything (a crawl's or an API request's deadline). */
+  signal?: AbortSignal;
+}
+
+/** One fetched page: what detection needs, plus what the index and the crawler need. */
+export interface FetchedPage {
+  /** The detection engine's input (url after redirects, status, headers, cookies, html, assets, facts). */
+  input: DetectionInput;
+  requestedUrl: string;
+  redirects: RedirectHop[];
+  contentType: string;
+  /** Encoding the HTML was decoded from. */
+  charset: string;
+  /** The HTML was longer than the body cap and was cut. */
+  truncated: boolean;
+  /** Lowercase language tags: <html lang>, Content-Language, og:locale, meta content-language. */
+  languages: string[];
+  /** Absolute http(s) link targets of the page, deduplicated, in document order. */
+  links: string[];
+  /** Every host name the page revealed (links, assets, redirects, CSP/CORS/Link headers, certificate). */
+  hostnames: string[];
+  /** The TLS certificate of an https page's origin. */
+  certificate?: CertificateFacts;
+  siteFacts: SiteFacts;
+}
+
+const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+/** Content types whose body is worth reading as a page; a missing one is sniffed after reading. */
+function mayBeHtml(contentType: string | undefined): boolean {
+  return contentType === undefined || /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+}
+
+/**
+ * Fetches one page and everything detection looks at. Rejects with FetchError: NO_RESPONSE (no
+ * answer, timeout, refused target, DNS failure), RESPONSE_NOT_OK (final status not 200, redirect
+ * loop or too many redirects), NO_HTML_DOCUMENT (answered, but not with HTML).
+ */
+export async function fetchPage(url: string, options: FetchPageOptions = {}): Promise<FetchedPage> {
+  const client = options.client ?? new HttpClient(options);
+  try {
+    return await fetchWith(client, url, options);
+  } finally {
+    if (!options.client) await client.close();
+  }
+}
+
+async function fetchWith(client: HttpClient, url: string, options: FetchPageOptions): Promise<FetchedPage> {
+  let response: HttpResponse;
+  try {
+    response = await client.get(url, { accept: HTML_ACCEPT, acceptBody: mayBeHtml, signal: options.signal });
+  } catch (error) {
+    if (error instanceof FetchError) throw error;
+    // Only a malformed URL gets here (the client maps every network failure).
+    throw new FetchError('NO_RESPONSE', error instanceof Error ? error.message : String(error));
+  }
+
+  const contentType = response.headers['content-type']?.[0];
+  if (response.status !== 200) {
+    throw new FetchError(
+      'RESPONSE_NOT_OK',
+      `The server answered with HTTP ${response.status}`,
+      response.status,
+    );
+  }
+  if (!response.bodyRead) {
+    throw new FetchError('NO_HTML_DOCUMENT', `The response is ${contentType}, not HTML`, response.status);
+  }
+  const decoded = decodeHtml(response.body, contentType);
+  if (
+    decoded.text.trim() === '' ||
+    (contentType === undefined && !/<(!doctype\s+html|html|head|body)\b/i.test(decoded.text.slice(0, 2048)))
+  ) {
+    throw new FetchError('NO_HTML_DOCUMENT', 'The response holds no HTML document', response.status);
+  }
+
+  const finalUrl = response.url;
+  const facts = extractHtmlFacts(decoded.text, finalUrl);
+  const assetConcurrency = options.assetConcurrency ?? ASSET_DEFAULTS.assetConcurrency;
+  const [scripts, css, siteFacts] = await Promise.all([
+    fetchSameSiteAssets(
+      client,
+      finalUrl,
+      facts.scriptSrc,
+      {
+        count: options.maxScripts ?? ASSET_DEFAULTS.maxScripts,
+        maxBytes: options.maxScriptBytes ?? ASSET_DEFAULTS.maxScriptBytes,
+        concurrency: assetConcurrency,
+        accept: '*/*',
+      },
+      options.signal,
+    ),
+    fetchSameSiteAssets(
+      client,
+      finalUrl,
+      facts.stylesheets,
+      {
+        count: options.maxStylesheets ?? ASSET_DEFAULTS.maxStylesheets,
+        maxBytes: options.maxStylesheetBytes ?? ASSET_DEFAULTS.maxStylesheetBytes,
+        concurrency: assetConcurrency,
+        accept: 'text/css,*/*;q=0.1',
+      },
+      options.signal,
+    ),
+    options.siteFacts ?? fetchSiteFacts(client, finalUrl, options),
+  ]);
+
+  const certificate = client.certificateOf(finalUrl);
+  const hostnames = new HostnameCollector();
+  hostnames.addUrl(url);
+  for (const hop of response.redirects) {
+    hostnames.addUrl(hop.url);
+    hostnames.addUrl(hop.location);
+  }
+  for (const list of [facts.links, facts.scriptSrc, facts.stylesheets, facts.resources])
+    list.forEach((u) => hostnames.addUrl(u));
+  hostnames.addFromHeaders(response.headers);
+  certificate?.subjectAltNames.forEach((name) => hostnames.add(name));
+
+  const contentLanguage = (response.headers['content-language'] ?? []).flatMap((value) => value.split(','));
+
+  return {
+    input: {
+      url: finalUrl,
+      status: response.status,
+      headers: response.headers,
+      cookies: await cookiesOf(client, finalUrl, response.setCookies),
+      html: decoded.text,
+      scriptSrc: facts.scriptSrc,
+      scripts,
+      css,
+      robots: siteFacts.robots,
+      dns: siteFacts.dns,
+      certIssuer: certificate?.issuer || undefined,
+    },
+    requestedUrl: url,
+    redirects: response.redirects,
+    contentType: contentType ?? '',
+    charset: decoded.charset,
+    truncated: response.truncated,
+    languages: normaliseLanguages([facts.htmlLang ?? '', ...contentLanguage, ...facts.metaLanguages]),
+    links: facts.links,
+    hostnames: hostnames.values(),
+    certificate,
+    siteFacts,
+  };
+}
+
+/** robots.txt and DNS records of the page's site, fetched in parallel. */
+export async function fetchSiteFacts(
+  client: HttpClient,
+  pageUrl: string,
+  options: Pick<FetchPageOptions, 'dnsServers' | 'dnsTimeoutMs' | 'signal'>,
+): Promise<SiteFacts> {
+  const [robots, dns] = await Promise.all([
+    fetchRobotsTxt(client, pageUrl, options.signal),
+    resolveDnsFacts(new URL(pageUrl).hostname, {
+      servers: options.dnsServers,
+      timeoutMs: options.dnsTimeoutMs,
+    }),
+  ]);
+  return { robots, dns };
+}
+
+/**
+ * Cookies the site set, name to values: those of the crawl's jar that apply to the page (earlier
+ * pages' included), plus every Set-Cookie of this fetch, including ones the jar would refuse (a
+ * Secure cookie over http still names the software that set it).
+ */
+async function cookiesOf(
+  client: HttpClient,
+  url: string,
+  setCookies: string[],
+): Promise<Record<string, string[]>> {
+  const cookies: Record<string, string[]> = {};
+  const add = (name: string, value: string): void => {
+    const values = (cookies[name] ??= []);
+    if (!values.includes(value)) values.push(value);
+  };
+  for (const cookie of await client.cookieJar.getCookies(url)) add(cookie.key, cookie.value);
+  for (const header of setCookies) {
+    const cookie = Cookie.parse(header, { loose: true });
+    if (cookie) add(cookie.key, cookie.value);
+  }
+  return cookies;
+}
