@@ -1,4 +1,5 @@
 import type { promises as dns } from 'node:dns';
+import { setMaxListeners } from 'node:events';
 import { createDnsResolver, isDnsNotFound } from '../dns/dns-resolver';
 
 export interface DnsQueryOptions {
@@ -39,6 +40,8 @@ export class DnsQuerySession {
       timeoutMs: this.queryTimeoutMs,
       tries: options.tries ?? DEFAULT_TRIES,
     });
+    // Every question in flight listens for the close; a discovery run has many at once.
+    setMaxListeners(0, this.abort.signal);
   }
 
   /** Aborted when the session closes; long operations (zone transfers) listen to it. */
