@@ -1,0 +1,82 @@
+import { loadConfig } from '../../src/config';
+import { RunningService, startService } from '../../src/service-runtime';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestService {
+  url: string;
+  running: RunningService;
+  /** Creates an account through the same service the admin CLI uses; returns its plaintext key. */
+  createAccount(input?: { plan?: string; credits?: number; name?: string }): Promise<{ accountId: number; apiKey: string }>;
+  /** An HTTP request to the service; `key` goes in x-api-key. */
+  request<T = any>(path: string, init?: { key?: string; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  /** GraphQL over HTTP POST /graphql. */
+  graphql<T = any>(key: string | undefined, query: string, variables?: Record<string, unknown>): Promise<HttpResult<T>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real service on an ephemeral port over a fresh database (SQLite, or MariaDB when
+ * TEST_DATABASE_URL is set). Private targets are allowed so tests can use loopback sites.
+ */
+export async function startTestService(settings: Record<string, string> = {}): Promise<TestService> {
+  const database: TestDatabase = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    ALLOW_PRIVATE_TARGETS: 'true',
+    SHUTDOWN_GRACE_MS: '2000',
+    ...settings,
+  });
+  const running = await startService(config);
+  let counter = 0;
+
+  const request: TestService['request'] = async (path, init = {}) => {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (init.key !== undefined) headers['x-api-key'] = init.key;
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(running.url + path, { method: init.method ?? 'GET', headers, body });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed as any, text };
+  };
+
+  return {
+    url: running.url,
+    running,
+    async createAccount(input = {}) {
+      const created = await running.services.accounts.createAccount({
+        name: input.name ?? `Test ${++counter}`,
+        email: `user${counter}@example.com`,
+        plan: input.plan ?? 'small',
+        credits: input.credits ?? 100,
+      });
+      return { accountId: created.accountId, apiKey: created.apiKey };
+    },
+    request,
+    graphql: (key, query, variables) =>
+      request('/graphql', { key, method: 'POST', body: { query, variables } }),
+    async stop() {
+      await running.stop();
+      await database.drop();
+    },
+  };
+}
