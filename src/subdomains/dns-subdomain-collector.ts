@@ -2,7 +2,7 @@ import { DnsQuerySession, type DnsQueryOptions } from './dns-query-session';
 import { dmarcReportHosts, isDmarcRecord } from './dmarc-record-parser';
 import { ObservationCollector } from './observation-collector';
 import { isSpfRecord, parseSpfRecord } from './spf-record-parser';
-import { isWithinDomain, normaliseHostname } from './subdomain-name-rules';
+import { acceptSubdomain, isWithinDomain, normaliseHostname } from './subdomain-name-rules';
 import type { SubdomainObservation } from './subdomain-observation';
 import { WELL_KNOWN_SRV_NAMES } from './well-known-srv-names';
 
@@ -38,7 +38,10 @@ export async function collectDnsSubdomains(
   const collector = new ObservationCollector(domain, options.now);
   const add = (names: string[]) => names.forEach((name) => collector.add(name, 'dns'));
 
-  const cnameSources = [domain, `www.${domain}`, ...(options.knownNames ?? [])];
+  const known = (options.knownNames ?? [])
+    .map((name) => acceptSubdomain(name, domain))
+    .filter((name) => name !== null);
+  const cnameSources = [domain, `www.${domain}`, ...known];
   const work = () =>
     Promise.all([
       session.records((r) => r.resolveNs(domain)).then(add),

@@ -74,7 +74,7 @@ describe('collectDnsSubdomains against a real DNS server', () => {
     const observations = await collectDnsSubdomains('example.test', {
       dnsServers: [dns.server],
       queryTimeoutMs: 1000,
-      knownNames: ['shop.example.test', 'legacy.example.test'],
+      knownNames: ['*.Shop.example.test.', 'legacy.example.test', 'other.test'],
       now: () => seenAt,
     });
 
