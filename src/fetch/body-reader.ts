@@ -32,25 +32,28 @@ export async function readBody(
   let wireCapped = false;
   const wireCounter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (wireCapped) return done();
       wireBytes += chunk.length;
       this.push(chunk);
-      if (wireBytes > maxBytes && !wireCapped) {
+      if (wireBytes > maxBytes) {
         wireCapped = true;
         this.push(null);
       }
       done();
     },
   });
-  body.on('error', (error) => wireCounter.destroy(error));
 
   // Codings are listed in the order they were applied, so they are undone from the last one.
-  let stream: Readable = body.pipe(wireCounter);
-  for (const coding of codings.reverse()) {
-    const decoder = createDecoder(coding);
-    const upstream = stream;
-    upstream.on('error', (error) => decoder.destroy(error));
-    stream = upstream.pipe(decoder);
-  }
+  const chain: Readable[] = [body, body.pipe(wireCounter)];
+  for (const coding of codings.reverse()) chain.push(chain[chain.length - 1].pipe(createDecoder(coding)));
+  // pipe() does not forward errors: each stage passes its failure on, unless the next one is done.
+  chain.forEach((stage, index) => {
+    const next = chain[index + 1];
+    stage.on('error', (error) => {
+      if (next && !next.destroyed) next.destroy(error);
+    });
+  });
+  const stream = chain[chain.length - 1];
 
   const chunks: Buffer[] = [];
   let kept = 0;
@@ -71,8 +74,8 @@ export async function readBody(
     // A decompressor cut off at the compressed cap reports an unexpected end: that is truncation.
     if (!wireCapped) throw error;
   } finally {
-    body.destroy();
-    stream.destroy();
+    // From the reader back to the socket, so no stage is left to report the others' teardown.
+    for (const stage of [...chain].reverse()) stage.destroy();
   }
   return { bytes: Buffer.concat(chunks, kept), truncated: truncated || wireCapped };
 }

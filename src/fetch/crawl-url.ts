@@ -16,11 +16,15 @@ export function looksLikeNonHtml(url: string): boolean {
 
 /**
  * The identity of a page for deduplication: lowercase scheme and host (URL does it), no default
- * port, no fragment, query parameters sorted (?a=1&b=2 and ?b=2&a=1 are one page), no empty "?".
+ * port, no fragment, no tracking parameters (utm_*, gclid, fbclid: same page, other campaign),
+ * query parameters sorted (?a=1&b=2 and ?b=2&a=1 are one page), no empty "?".
  */
 export function normaliseCrawlUrl(url: string): string {
   const parsed = new URL(url);
   parsed.hash = '';
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (/^(utm_\w+|gclid|fbclid|msclkid)$/i.test(name)) parsed.searchParams.delete(name);
+  }
   parsed.searchParams.sort();
   const text = parsed.href;
   return text.endsWith('?') ? text.slice(0, -1) : text;

@@ -1,6 +1,11 @@
 export { assertPublicUrl, isPrivateAddress, parseOutboundUrl, systemLookup } from './private-address.guard';
 export type { HostLookup, UrlGuardOptions } from './private-address.guard';
-export { createGuardedAgent, GUARDED_AGENT_DEFAULTS, isTargetRefusal, TargetRefusedError } from './guarded-agent';
+export {
+  createGuardedAgent,
+  GUARDED_AGENT_DEFAULTS,
+  isTargetRefusal,
+  TargetRefusedError,
+} from './guarded-agent';
 export type { GuardedAgentOptions } from './guarded-agent';
 export { HttpClient, HTTP_CLIENT_DEFAULTS } from './http-client';
 export type { GetOptions, HttpClientOptions, HttpResponse, RedirectHop } from './http-client';

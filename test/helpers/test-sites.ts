@@ -23,6 +23,8 @@ export interface TestSites {
   certificate: { issuer: string; subjectAltNames: string[] };
   /** Every request received, in arrival order. */
   requests: SiteRequest[];
+  /** Most requests the sites were answering at the same time (blog posts answer after a short delay). */
+  peakConcurrency(): number;
   /** Paths of the multi-page WordPress-like site (crawlable from "/"). */
   sitePages: string[];
   close(): Promise<void>;
@@ -30,6 +32,7 @@ export interface TestSites {
 
 /** Blog posts linked from /blog/: more than a crawl's 25-page limit, so the limit is what stops it. */
 const BLOG_POSTS = 30;
+const POST_DELAY_MS = 15;
 const BIG_PAGE_BYTES = 20 * 1024 * 1024;
 const BOMB_BYTES = 64 * 1024 * 1024;
 const CERT_ISSUER = 'Test Sites Authority';
@@ -53,6 +56,8 @@ const CERT_NAMES = ['secure.test', 'www.secure.test', '*.cdn.secure.test'];
 export async function startTestSites(): Promise<TestSites> {
   const requests: SiteRequest[] = [];
   const pending = new Set<ServerResponse>();
+  let active = 0;
+  let peak = 0;
   const bomb = gzipSync(
     Buffer.concat([Buffer.from('<!doctype html><html><body>'), Buffer.alloc(BOMB_BYTES, 0x20)]),
     {
@@ -68,6 +73,9 @@ export async function startTestSites(): Promise<TestSites> {
       userAgent: request.headers['user-agent'] ?? '',
       cookie: request.headers.cookie ?? '',
     });
+    active++;
+    peak = Math.max(peak, active);
+    response.once('close', () => active--);
     route(url, request, response, { bomb, pending });
   };
 
@@ -102,6 +110,7 @@ export async function startTestSites(): Promise<TestSites> {
     url: (path) => `${httpUrl}${path}`,
     certificate: { issuer: CERT_ISSUER, subjectAltNames: CERT_NAMES },
     requests,
+    peakConcurrency: () => peak,
     sitePages: ['/', '/about/', '/blog/', '/contact/', '/shop/', ...blogPosts()],
     close: async () => {
       for (const response of pending) response.destroy();
@@ -134,6 +143,11 @@ interface RouteContext {
 function route(url: URL, request: IncomingMessage, response: ServerResponse, context: RouteContext): void {
   const path = url.pathname;
   const page = WORDPRESS_PAGES[path] ?? (/^\/blog\/post-\d+\/$/.test(path) ? blogPost(path) : undefined);
+  if (page !== undefined && path.startsWith('/blog/post-')) {
+    // A short delay so that concurrent requests overlap and a concurrency bound is observable.
+    setTimeout(() => sendWordPress(response, page, false), POST_DELAY_MS);
+    return;
+  }
   if (page !== undefined) return sendWordPress(response, page, path === '/');
 
   switch (path) {
