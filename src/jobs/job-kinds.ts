@@ -1,0 +1,12 @@
+/**
+ * Every job kind of the service. A worker refuses to start unless each kind here has exactly one
+ * registered handler (src/workers/register-handlers.ts), so a job can never sit in the table with
+ * nobody able to run it. Add a kind here together with its handler.
+ */
+export const JobKinds = {
+  callbackDelivery: 'callback.deliver',
+} as const;
+
+export type JobKind = (typeof JobKinds)[keyof typeof JobKinds];
+
+export const JOB_KINDS: readonly JobKind[] = Object.values(JobKinds);

@@ -1,0 +1,436 @@
+import { EntityManager, EntitySubscriberInterface, In, QueryFailedError } from 'typeorm';
+import { Database, dbDate } from '../db/database';
+import { JobEntity, JobStatus } from '../entities/job.entity';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { translateDriverError } from '../errors/db-error-translation';
+import { BackoffPolicy, backoffDelayMs } from './backoff';
+
+export interface JobQueueOptions {
+  /** Attempts of a job enqueued without `maxAttempts` (JOB_MAX_ATTEMPTS). */
+  defaultMaxAttempts?: number;
+  /** Delay before retrying a failed job. */
+  backoff?: BackoffPolicy;
+  random?: () => number;
+}
+
+export interface EnqueueOptions {
+  /** Earliest run time; `delayMs` from now is the other way to say it. */
+  runAt?: Date;
+  delayMs?: number;
+  maxAttempts?: number;
+  /** Idempotent enqueue: while a job with this key exists (in any state), no second one is added. */
+  uniqueKey?: string;
+}
+
+export interface EnqueuedJob {
+  id: number;
+  /** False when `uniqueKey` matched an existing job, whose id is returned. */
+  created: boolean;
+}
+
+export interface JobListQuery {
+  status?: JobStatus;
+  kind?: string;
+  limit?: number;
+  /** Job id from the previous page: returns older jobs. */
+  before?: number;
+}
+
+export interface JobPage {
+  jobs: JobEntity[];
+  nextBefore: number | null;
+}
+
+export const DEFAULT_JOB_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 3_600_000 };
+const DEFAULT_MAX_ATTEMPTS = 8;
+/** Payloads carry ids and parameters; anything bigger belongs in its own table. */
+const MAX_PAYLOAD_CHARS = 60_000;
+const MAX_ERROR_CHARS = 2_000;
+const LEASE_EXPIRED_ERROR = 'Lease expired: the worker running the job stopped or lost contact';
+/** Expired leases recovered per claim; more are picked up by the next poll. */
+const RECOVERY_BATCH = 100;
+
+let queueInstances = 0;
+
+/**
+ * The durable job table: enqueue inside the caller's transaction (the job exists if and only if the
+ * caller's write commits), claim with a lease, renew, complete, fail with backoff, dead after the
+ * last attempt, recover expired leases, retry dead jobs.
+ *
+ * Claiming is one short transaction. MySQL/MariaDB: `SELECT ... FOR UPDATE SKIP LOCKED` picks due
+ * rows no other worker is claiming, then an UPDATE takes them. SQLite has one writer at a time, so
+ * an `UPDATE ... WHERE id IN (SELECT ...)` is atomic on its own; starting the transaction with a
+ * write also makes other processes on the same file wait (busy_timeout) instead of reading a stale
+ * snapshot. Times are the workers' clocks, so hosts sharing a MySQL server need synchronised clocks.
+ */
+export class JobQueue {
+  readonly defaultMaxAttempts: number;
+  private readonly backoff: BackoffPolicy;
+  private readonly random: () => number;
+  private readonly listeners = new Set<() => void>();
+  /** Marks a transaction that enqueued, so listeners hear about it once it commits. */
+  private readonly commitMarker = `jobQueue${++queueInstances}.enqueued`;
+
+  constructor(
+    private readonly db: Database,
+    options: JobQueueOptions = {},
+  ) {
+    this.defaultMaxAttempts = options.defaultMaxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    this.backoff = options.backoff ?? DEFAULT_JOB_BACKOFF;
+    this.random = options.random ?? Math.random;
+    // A job enqueued in a still-open transaction is invisible to workers; waking them is only
+    // useful after the commit, which TypeORM reports to subscribers.
+    db.dataSource.subscribers.push(this.commitSubscriber());
+  }
+
+  /** Adds a job in the caller's transaction; it runs only if that transaction commits. */
+  async enqueue(
+    m: EntityManager,
+    kind: string,
+    payload: unknown,
+    options: EnqueueOptions = {},
+  ): Promise<EnqueuedJob> {
+    const values = this.newJob(kind, payload, options);
+    const { uniqueKey } = options;
+    if (uniqueKey === undefined) {
+      const result = await m.insert(JobEntity, values);
+      this.wakeAfterCommit(m);
+      return { id: Number(result.identifiers[0].id), created: true };
+    }
+    const existing = await m.findOne(JobEntity, { where: { uniqueKey } });
+    if (existing) return { id: existing.id, created: false };
+    try {
+      const result = await m.insert(JobEntity, values);
+      this.wakeAfterCommit(m);
+      return { id: Number(result.identifiers[0].id), created: true };
+    } catch (error) {
+      // Another transaction added the key since our read; the failed statement alone is undone.
+      if (!(error instanceof QueryFailedError) || !(translateDriverError(error) instanceof ConflictError))
+        throw error;
+      const winner = await this.findByUniqueKeyLatest(m, uniqueKey);
+      if (!winner) throw error;
+      return { id: winner.id, created: false };
+    }
+  }
+
+  /** Called after a transaction that enqueued (or retried) a job commits: the runner's wake(). */
+  onEnqueued(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Leases up to `limit` due jobs of the given kinds to `owner` for `leaseMs`, counting an attempt
+   * each. Jobs whose lease expired first go back to queued (or to dead when that was their last
+   * attempt), so a crashed worker's jobs run again.
+   */
+  async claim(owner: string, kinds: readonly string[], limit: number, leaseMs: number): Promise<JobEntity[]> {
+    if (limit <= 0 || kinds.length === 0) return [];
+    return this.db.transaction(async (m) => {
+      const now = new Date();
+      const ids =
+        this.db.dialect === 'mysql'
+          ? await this.claimOnMysql(m, owner, kinds, limit, now, leaseMs)
+          : await this.claimOnSqlite(m, owner, kinds, limit, now, leaseMs);
+      if (ids.length === 0) return [];
+      return m.find(JobEntity, { where: { id: In(ids) }, order: { runAt: 'ASC', id: 'ASC' } });
+    });
+  }
+
+  /** Extends a lease the owner still holds; false when it was lost (expired and recovered). */
+  async renewLease(id: number, owner: string, leaseMs: number): Promise<boolean> {
+    const now = new Date();
+    return this.updateLeased(id, owner, {
+      leaseExpiresAt: new Date(now.getTime() + leaseMs),
+      updatedAt: now,
+    });
+  }
+
+  /** Marks a leased job succeeded; false when the lease was lost (the job will run again). */
+  async complete(id: number, owner: string): Promise<boolean> {
+    const now = new Date();
+    return this.updateLeased(id, owner, {
+      status: 'succeeded',
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      finishedAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * Records a failed attempt: back to queued after `retryDelayMs` (the queue's backoff when not
+   * given), or dead when `permanent` or when this was the last attempt. Returns the new status, or
+   * null when the lease was lost.
+   */
+  async fail(
+    job: Pick<JobEntity, 'id' | 'attempts' | 'maxAttempts'>,
+    owner: string,
+    error: string,
+    options: { permanent?: boolean; retryDelayMs?: number } = {},
+  ): Promise<JobStatus | null> {
+    const now = new Date();
+    const lastError = error.slice(0, MAX_ERROR_CHARS);
+    const dead = options.permanent === true || job.attempts >= job.maxAttempts;
+    const delay = options.retryDelayMs ?? backoffDelayMs(this.backoff, job.attempts, this.random);
+    const changed = await this.updateLeased(
+      job.id,
+      owner,
+      dead
+        ? {
+            status: 'dead',
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            lastError,
+            finishedAt: now,
+            updatedAt: now,
+          }
+        : {
+            status: 'queued',
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            lastError,
+            runAt: new Date(now.getTime() + delay),
+            updatedAt: now,
+          },
+    );
+    return changed ? (dead ? 'dead' : 'queued') : null;
+  }
+
+  /**
+   * Hands leased jobs back without counting the attempt (graceful shutdown): they are queued again
+   * at once for another worker. Returns how many were released.
+   */
+  async release(ids: readonly number[], owner: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db.transaction((m) =>
+      m
+        .createQueryBuilder()
+        .update(JobEntity)
+        .set({
+          status: 'queued',
+          attempts: () => 'attempts - 1',
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          updatedAt: new Date(),
+        })
+        .where('id IN (:...ids) AND lease_owner = :owner AND status = :running', {
+          ids,
+          owner,
+          running: 'running',
+        })
+        .execute(),
+    );
+    return result.affected ?? 0;
+  }
+
+  /**
+   * Runs a job again now. A dead (or succeeded) job starts over with fresh attempts; a queued one
+   * waiting for its backoff is moved up. A running job cannot be retried (ConflictError).
+   * Runs in the caller's transaction when `manager` is given.
+   */
+  async retry(id: number, manager?: EntityManager): Promise<JobEntity> {
+    const work = async (m: EntityManager): Promise<JobEntity> => {
+      const job = await m.findOne(JobEntity, { where: { id } });
+      if (!job) throw new NotFoundError(`Job ${id} not found`);
+      if (job.status === 'running') throw new ConflictError(`Job ${id} is running; it cannot be retried now`);
+      const now = new Date();
+      const result = await m
+        .createQueryBuilder()
+        .update(JobEntity)
+        .set({
+          status: 'queued',
+          attempts: job.status === 'queued' ? job.attempts : 0,
+          runAt: now,
+          finishedAt: null,
+          updatedAt: now,
+        })
+        .where('id = :id AND status = :status', { id, status: job.status })
+        .execute();
+      if (!result.affected) throw new ConflictError(`Job ${id} changed while being retried; try again`);
+      this.wakeAfterCommit(m);
+      return (await m.findOne(JobEntity, { where: { id } })) as JobEntity;
+    };
+    return manager ? work(manager) : this.db.transaction(work);
+  }
+
+  async get(id: number): Promise<JobEntity | null> {
+    return this.db.manager.findOne(JobEntity, { where: { id } });
+  }
+
+  async findByUniqueKey(
+    uniqueKey: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<JobEntity | null> {
+    return manager.findOne(JobEntity, { where: { uniqueKey } });
+  }
+
+  /** Newest first; dead jobs stay here, visible, until retried. */
+  async list(query: JobListQuery = {}): Promise<JobPage> {
+    const limit = Math.min(Math.max(query.limit ?? 50, 1), 500);
+    const builder = this.db.manager
+      .createQueryBuilder(JobEntity, 'j')
+      .orderBy('j.id', 'DESC')
+      .take(limit + 1);
+    if (query.status) builder.andWhere('j.status = :status', { status: query.status });
+    if (query.kind) builder.andWhere('j.kind = :kind', { kind: query.kind });
+    if (query.before !== undefined) builder.andWhere('j.id < :before', { before: query.before });
+    const rows = await builder.getMany();
+    const jobs = rows.slice(0, limit);
+    return { jobs, nextBefore: rows.length > limit ? jobs[jobs.length - 1].id : null };
+  }
+
+  private newJob(kind: string, payload: unknown, options: EnqueueOptions): Partial<JobEntity> {
+    if (!kind || kind.length > 100) throw new ValidationError('kind', 'kind must be 1 to 100 characters');
+    const text = JSON.stringify(payload ?? null);
+    if (text.length > MAX_PAYLOAD_CHARS) {
+      throw new ValidationError('payload', `payload must be under ${MAX_PAYLOAD_CHARS} characters of JSON`);
+    }
+    const maxAttempts = options.maxAttempts ?? this.defaultMaxAttempts;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+      throw new ValidationError('maxAttempts', 'maxAttempts must be a whole number of at least 1');
+    }
+    if (
+      options.uniqueKey !== undefined &&
+      (options.uniqueKey.length === 0 || options.uniqueKey.length > 200)
+    ) {
+      throw new ValidationError('uniqueKey', 'uniqueKey must be 1 to 200 characters');
+    }
+    const now = new Date();
+    return {
+      kind,
+      payload: text,
+      status: 'queued',
+      attempts: 0,
+      maxAttempts,
+      runAt: options.runAt ?? new Date(now.getTime() + Math.max(options.delayMs ?? 0, 0)),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      lastError: null,
+      uniqueKey: options.uniqueKey ?? null,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    };
+  }
+
+  /** The committed row even if our transaction's snapshot predates it (MySQL consistent reads). */
+  private async findByUniqueKeyLatest(m: EntityManager, uniqueKey: string): Promise<JobEntity | null> {
+    const query = m.createQueryBuilder(JobEntity, 'j').where('j.unique_key = :uniqueKey', { uniqueKey });
+    if (this.db.dialect === 'mysql') query.setLock('pessimistic_read');
+    return query.getOne();
+  }
+
+  private async claimOnSqlite(
+    m: EntityManager,
+    owner: string,
+    kinds: readonly string[],
+    limit: number,
+    now: Date,
+    leaseMs: number,
+  ): Promise<number[]> {
+    const at = dbDate(this.db, now);
+    await m.query(`${RECOVER_SQL} WHERE status = 'running' AND lease_expires_at < ?`, [
+      at,
+      LEASE_EXPIRED_ERROR,
+      at,
+      at,
+    ]);
+    const rows: { id: number }[] = await m.query(
+      `${CLAIM_SQL} WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND run_at <= ?` +
+        ` AND kind IN (${marks(kinds.length)}) ORDER BY run_at, id LIMIT ?) RETURNING id`,
+      [owner, dbDate(this.db, new Date(now.getTime() + leaseMs)), at, at, ...kinds, limit],
+    );
+    return rows.map((row) => Number(row.id));
+  }
+
+  private async claimOnMysql(
+    m: EntityManager,
+    owner: string,
+    kinds: readonly string[],
+    limit: number,
+    now: Date,
+    leaseMs: number,
+  ): Promise<number[]> {
+    const expired: { id: number }[] = await m.query(
+      `SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < ?` +
+        ` ORDER BY lease_expires_at LIMIT ${RECOVERY_BATCH} FOR UPDATE SKIP LOCKED`,
+      [now],
+    );
+    if (expired.length > 0) {
+      const ids = expired.map((row) => Number(row.id));
+      await m.query(`${RECOVER_SQL} WHERE id IN (${marks(ids.length)})`, [
+        now,
+        LEASE_EXPIRED_ERROR,
+        now,
+        ...ids,
+      ]);
+    }
+    const due: { id: number }[] = await m.query(
+      `SELECT id FROM jobs WHERE status = 'queued' AND run_at <= ? AND kind IN (${marks(kinds.length)})` +
+        ` ORDER BY run_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
+      [now, ...kinds, limit],
+    );
+    const ids = due.map((row) => Number(row.id));
+    if (ids.length > 0) {
+      await m.query(`${CLAIM_SQL} WHERE id IN (${marks(ids.length)})`, [
+        owner,
+        new Date(now.getTime() + leaseMs),
+        now,
+        ...ids,
+      ]);
+    }
+    return ids;
+  }
+
+  private async updateLeased(id: number, owner: string, values: Partial<JobEntity>): Promise<boolean> {
+    const result = await this.db.transaction((m) =>
+      m
+        .createQueryBuilder()
+        .update(JobEntity)
+        .set(values)
+        .where('id = :id AND lease_owner = :owner AND status = :running', { id, owner, running: 'running' })
+        .execute(),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  private wakeAfterCommit(m: EntityManager): void {
+    const runner = m.queryRunner;
+    if (runner?.isTransactionActive) runner.data[this.commitMarker] = true;
+    else this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  private commitSubscriber(): EntitySubscriberInterface {
+    return {
+      afterTransactionCommit: ({ queryRunner }) => {
+        // Releasing a savepoint also reports a commit; only the outermost commit makes jobs visible.
+        if (queryRunner.isTransactionActive || !queryRunner.data[this.commitMarker]) return;
+        delete queryRunner.data[this.commitMarker];
+        this.notify();
+      },
+      afterTransactionRollback: ({ queryRunner }) => {
+        if (!queryRunner.isTransactionActive) delete queryRunner.data[this.commitMarker];
+      },
+    };
+  }
+}
+
+/** Parameters: finished_at, last_error, updated_at (then the WHERE clause's). */
+const RECOVER_SQL =
+  `UPDATE jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'queued' END,` +
+  ` finished_at = CASE WHEN attempts >= max_attempts THEN ? ELSE NULL END,` +
+  ` lease_owner = NULL, lease_expires_at = NULL, last_error = ?, updated_at = ?`;
+
+/** Parameters: lease_owner, lease_expires_at, updated_at (then the WHERE clause's). */
+const CLAIM_SQL =
+  `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ?,` +
+  ` updated_at = ?`;
+
+function marks(count: number): string {
+  return new Array(count).fill('?').join(', ');
+}
