@@ -113,6 +113,8 @@ describe('DnsTestServer', () => {
 
   it('logs every question', async () => {
     await resolver.resolve4('web.example.test');
-    expect(dns.queriesFor('WEB.example.test')).toEqual([{ name: 'web.example.test', type: 'A', transport: 'udp' }]);
+    expect(dns.queriesFor('WEB.example.test')).toEqual([
+      { name: 'web.example.test', type: 'A', transport: 'udp' },
+    ]);
   });
 });
