@@ -190,7 +190,8 @@ export class HttpClient {
         response.statusCode < 300 &&
         (options.acceptBody?.(contentType) ?? true);
       if (!wanted) {
-        response.body.destroy();
+        // Destroying an undici body reports "aborted" as an error event: expected here, so absorbed.
+        response.body.on('error', () => undefined).destroy();
         return {
           requestedUrl,
           url: current,
