@@ -1,0 +1,41 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { TimeColumn } from './column-types';
+
+/** The current state of one technology on one site: first seen, last confirmed, version. */
+@Entity('site_technologies')
+@Index('uq_site_technologies', ['siteId', 'slug'], { unique: true })
+@Index('idx_site_technologies_slug', ['slug', 'confirmedAt'])
+export class SiteTechnologyEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'site_id', type: 'int' })
+  siteId: number;
+
+  @Column({ type: 'varchar', length: 120 })
+  slug: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  /** Best known version, '' when unknown. */
+  @Column({ type: 'varchar', length: 60, default: '' })
+  version: string;
+
+  /** Every version seen, JSON array. */
+  @Column({ type: 'text' })
+  versions: string;
+
+  @Column({ type: 'int' })
+  confidence: number;
+
+  /** Seen on the site's root path (its home page) at least once. */
+  @Column({ name: 'root_path', type: 'boolean', default: false })
+  rootPath: boolean;
+
+  @TimeColumn({ name: 'first_seen_at' })
+  firstSeenAt: Date;
+
+  @TimeColumn({ name: 'confirmed_at' })
+  confirmedAt: Date;
+}

@@ -1,0 +1,275 @@
+import { EntityManager, In, MoreThanOrEqual } from 'typeorm';
+import { Database } from '../db/database';
+import type { DetectedTechnology } from '../detection';
+import {
+  ObservedHostnameEntity,
+  SiteEntity,
+  SiteMonthEntity,
+  SiteMonthTechnologyEntity,
+  SiteTechnologyEntity,
+} from '../entities';
+import { registrableDomainOf, SiteKey, siteKeyOf } from './site-key';
+
+/** One analysed page of a site. */
+export interface AnalysedPage {
+  url: string;
+  isRoot: boolean;
+  technologies: DetectedTechnology[];
+  languages: string[];
+  title?: string;
+}
+
+/** What one analysis (a page or a crawl) observed about one site. */
+export interface SiteObservation {
+  url: string;
+  pages: AnalysedPage[];
+  /** The site-level result: every page merged. */
+  technologies: DetectedTechnology[];
+  hostnames: string[];
+  at: Date;
+}
+
+export interface LookupApplication {
+  name: string;
+  slug: string;
+  categories: string[];
+  versions: string[];
+  hits: number;
+  confidence: number;
+}
+
+export interface LookupMonth {
+  /** MM-YYYY */
+  monthYear: string;
+  languages: string[];
+  applications: LookupApplication[];
+}
+
+const MAX_VERSIONS = 10;
+const MAX_LANGUAGES = 10;
+/** Lookup v1 answers from six months ago to today. */
+export const LOOKUP_MONTHS = 6;
+
+/**
+ * The site index: every analysis is recorded here (site, technologies with first-seen and
+ * last-confirmed times, the monthly history, host names seen), and Lookup reads it.
+ *
+ * `hits` is honest about what it counts: the page views of a site that this service itself
+ * recorded (one per analysed page) — not browser-extension traffic, which a self-hosted service
+ * does not have. A technology's monthly hits are the recorded page views it was detected on.
+ */
+export class SiteIndexService {
+  constructor(private readonly db: Database) {}
+
+  async record(observation: SiteObservation): Promise<SiteEntity> {
+    const key = siteKeyOf(observation.url);
+    const month = monthOf(observation.at);
+    return this.db.transaction(async (m) => {
+      const site = await this.upsertSite(m, key, observation);
+      await this.upsertTechnologies(m, site.id, observation);
+      await this.upsertMonth(m, site.id, month, observation);
+      await this.recordHostnames(m, observation.hostnames, 'crawl', observation.at);
+      return site;
+    });
+  }
+
+  /** Records host names (outside a page analysis too: DNS, certificates, discovery). */
+  async recordHostnames(m: EntityManager, names: readonly string[], source: string, at: Date): Promise<void> {
+    const seen = new Set<string>();
+    for (const raw of names) {
+      const name = raw.toLowerCase().replace(/\.$/, '').replace(/^\*\./, '');
+      if (!name || name.length > 253 || seen.has(name)) continue;
+      seen.add(name);
+      const domain = registrableDomainOf(name);
+      if (!domain) continue;
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(ObservedHostnameEntity)
+        .values({ domain, name, source, resolvable: null, firstSeenAt: at, lastSeenAt: at })
+        .orIgnore()
+        .execute();
+      await m.update(ObservedHostnameEntity, { domain, name }, { lastSeenAt: at });
+    }
+  }
+
+  async findSite(url: string): Promise<SiteEntity | null> {
+    return this.db.manager.findOne(SiteEntity, { where: { hostname: siteKeyOf(url).hostname } });
+  }
+
+  async currentTechnologies(siteId: number): Promise<SiteTechnologyEntity[]> {
+    return this.db.manager.find(SiteTechnologyEntity, { where: { siteId }, order: { confidence: 'DESC', slug: 'ASC' } });
+  }
+
+  /** The monthly history of a site, oldest month first; null when the index has nothing. */
+  async lookup(url: string, options: { minConfidence: number; now?: Date }): Promise<LookupMonth[] | null> {
+    const site = await this.findSite(url);
+    if (!site) return null;
+    const now = options.now ?? new Date();
+    const from = monthOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (LOOKUP_MONTHS - 1), 1)));
+    const months = await this.db.manager.find(SiteMonthEntity, {
+      where: { siteId: site.id, month: MoreThanOrEqual(from) },
+      order: { month: 'ASC' },
+    });
+    if (months.length === 0) return null;
+    const technologies = await this.db.manager.find(SiteMonthTechnologyEntity, {
+      where: { siteId: site.id, month: MoreThanOrEqual(from) },
+    });
+    return months.map((row) => ({
+      monthYear: `${row.month.slice(5, 7)}-${row.month.slice(0, 4)}`,
+      languages: parseList(row.languages),
+      applications: technologies
+        .filter((t) => t.month === row.month && t.confidence >= options.minConfidence)
+        .sort((a, b) => b.hits - a.hits || a.name.localeCompare(b.name))
+        .map((t) => ({
+          name: t.name,
+          slug: t.slug,
+          categories: parseList(t.categories),
+          versions: parseList(t.versions),
+          hits: t.hits,
+          confidence: t.confidence,
+        })),
+    }));
+  }
+
+  private async upsertSite(m: EntityManager, key: SiteKey, observation: SiteObservation): Promise<SiteEntity> {
+    const at = observation.at;
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(SiteEntity)
+      .values({
+        hostname: key.hostname,
+        domain: key.domain,
+        tld: key.tld,
+        isSubdomain: key.isSubdomain,
+        language: null,
+        languages: '[]',
+        country: null,
+        title: null,
+        hits: 0,
+        firstSeenAt: at,
+        lastAnalyzedAt: at,
+      })
+      .orIgnore()
+      .execute();
+    const site = await m.findOneOrFail(SiteEntity, { where: { hostname: key.hostname } });
+    const root = observation.pages.find((p) => p.isRoot) ?? observation.pages[0];
+    const languages = union(
+      parseList(site.languages),
+      observation.pages.flatMap((p) => p.languages),
+      MAX_LANGUAGES,
+    );
+    const language = root?.languages[0] ?? site.language ?? languages[0] ?? null;
+    const title = root?.title?.slice(0, 300) ?? site.title;
+    await m.update(
+      SiteEntity,
+      { id: site.id },
+      { languages: JSON.stringify(languages), language, title, hits: () => `hits + ${observation.pages.length}`, lastAnalyzedAt: at },
+    );
+    return { ...site, languages: JSON.stringify(languages), language, title };
+  }
+
+  private async upsertTechnologies(m: EntityManager, siteId: number, observation: SiteObservation): Promise<void> {
+    const slugs = observation.technologies.map((t) => t.slug);
+    if (slugs.length === 0) return;
+    const existing = new Map(
+      (await m.find(SiteTechnologyEntity, { where: { siteId, slug: In(slugs) } })).map((row) => [row.slug, row]),
+    );
+    const rootSlugs = new Set(observation.pages.filter((p) => p.isRoot).flatMap((p) => p.technologies.map((t) => t.slug)));
+    for (const tech of observation.technologies) {
+      const row = existing.get(tech.slug);
+      const rootPath = rootSlugs.has(tech.slug);
+      if (!row) {
+        await m.insert(SiteTechnologyEntity, {
+          siteId,
+          slug: tech.slug,
+          name: tech.name.slice(0, 200),
+          version: tech.version.slice(0, 60),
+          versions: JSON.stringify(tech.versions.slice(0, MAX_VERSIONS)),
+          confidence: tech.confidence,
+          rootPath,
+          firstSeenAt: observation.at,
+          confirmedAt: observation.at,
+        });
+        continue;
+      }
+      await m.update(
+        SiteTechnologyEntity,
+        { id: row.id },
+        {
+          version: (tech.version || row.version).slice(0, 60),
+          versions: JSON.stringify(union(tech.versions, parseList(row.versions), MAX_VERSIONS)),
+          confidence: tech.confidence,
+          rootPath: row.rootPath || rootPath,
+          confirmedAt: observation.at,
+        },
+      );
+    }
+  }
+
+  private async upsertMonth(m: EntityManager, siteId: number, month: string, observation: SiteObservation): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(SiteMonthEntity)
+      .values({ siteId, month, languages: '[]', hits: 0 })
+      .orIgnore()
+      .execute();
+    const row = await m.findOneOrFail(SiteMonthEntity, { where: { siteId, month } });
+    const languages = union(parseList(row.languages), observation.pages.flatMap((p) => p.languages), MAX_LANGUAGES);
+    await m.update(
+      SiteMonthEntity,
+      { siteId, month },
+      { languages: JSON.stringify(languages), hits: () => `hits + ${observation.pages.length}` },
+    );
+    const slugs = observation.technologies.map((t) => t.slug);
+    if (slugs.length === 0) return;
+    const existing = new Map(
+      (await m.find(SiteMonthTechnologyEntity, { where: { siteId, month, slug: In(slugs) } })).map((r) => [r.slug, r]),
+    );
+    for (const tech of observation.technologies) {
+      const pagesSeen = Math.max(1, observation.pages.filter((p) => p.technologies.some((t) => t.slug === tech.slug)).length);
+      const row = existing.get(tech.slug);
+      if (!row) {
+        await m.insert(SiteMonthTechnologyEntity, {
+          siteId,
+          month,
+          slug: tech.slug,
+          name: tech.name.slice(0, 200),
+          categories: JSON.stringify(tech.categories.map((c) => c.name)),
+          versions: JSON.stringify(tech.versions.slice(0, MAX_VERSIONS)),
+          hits: pagesSeen,
+          confidence: tech.confidence,
+        });
+        continue;
+      }
+      await m.update(
+        SiteMonthTechnologyEntity,
+        { siteId, month, slug: tech.slug },
+        {
+          versions: JSON.stringify(union(parseList(row.versions), tech.versions, MAX_VERSIONS)),
+          hits: row.hits + pagesSeen,
+          confidence: Math.max(row.confidence, tech.confidence),
+        },
+      );
+    }
+  }
+}
+
+export function monthOf(date: Date): string {
+  return date.toISOString().slice(0, 7);
+}
+
+function parseList(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function union(a: readonly string[], b: readonly string[], max: number): string[] {
+  return [...new Set([...a, ...b].filter(Boolean))].slice(0, max);
+}
