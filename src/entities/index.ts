@@ -4,6 +4,11 @@ import { CreditLedgerEntryEntity } from './credit-ledger-entry.entity';
 import { UsageCounterEntity } from './usage-counter.entity';
 import { CallbackDeliveryEntity } from './callback-delivery.entity';
 import { JobEntity } from './job.entity';
+import { ObservedHostnameEntity } from './observed-hostname.entity';
+import { SiteMonthTechnologyEntity } from './site-month-technology.entity';
+import { SiteMonthEntity } from './site-month.entity';
+import { SiteTechnologyEntity } from './site-technology.entity';
+import { SiteEntity } from './site.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -13,6 +18,18 @@ export const ENTITIES = [
   UsageCounterEntity,
   JobEntity,
   CallbackDeliveryEntity,
+  SiteEntity,
+  SiteTechnologyEntity,
+  SiteMonthEntity,
+  SiteMonthTechnologyEntity,
+  ObservedHostnameEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
+export {
+  SiteEntity,
+  SiteTechnologyEntity,
+  SiteMonthEntity,
+  SiteMonthTechnologyEntity,
+  ObservedHostnameEntity,
+};
