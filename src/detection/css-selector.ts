@@ -1,0 +1,293 @@
+import { getAttribute, type LightDocument, type LightElement } from './html-document';
+
+/**
+ * CSS selectors as the fingerprints use them (type, #id, .class, attribute tests with the six
+ * operators and the i flag, :not(), structural pseudo-classes; descendant, child and sibling
+ * combinators), matched right to left on the light element tree. A selector outside this set makes
+ * `parseSelectorList` throw; the DOM matcher then hands that selector to jsdom.
+ */
+
+interface AttrTest {
+  name: string;
+  op: '' | '=' | '~=' | '|=' | '^=' | '$=' | '*=';
+  value: string;
+  insensitive: boolean;
+}
+
+type Pseudo =
+  { kind: 'not'; list: Complex[] } | { kind: 'first-child' | 'last-child' | 'only-child' | 'root' | 'empty' };
+
+export interface Compound {
+  tag: string | null;
+  ids: string[];
+  classes: string[];
+  attrs: AttrTest[];
+  pseudos: Pseudo[];
+}
+
+export interface Complex {
+  compounds: Compound[];
+  /** combinators[k] joins compounds[k] and compounds[k + 1]. */
+  combinators: string[];
+}
+
+const IDENT_CHAR = /[\w\-\u00a0-\uffff]/;
+
+class SelectorParser {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  list(stopAtParen = false): Complex[] {
+    const out: Complex[] = [this.complex()];
+    for (;;) {
+      this.spaces();
+      if (this.s[this.i] === ',') {
+        this.i++;
+        out.push(this.complex());
+      } else if (stopAtParen && this.s[this.i] === ')') {
+        return out;
+      } else if (this.i >= this.s.length && !stopAtParen) {
+        return out;
+      } else {
+        throw new Error(`unexpected "${this.s[this.i]}" at ${this.i}`);
+      }
+    }
+  }
+
+  private spaces(): boolean {
+    const start = this.i;
+    while (/\s/.test(this.s[this.i] ?? '')) this.i++;
+    return this.i > start;
+  }
+
+  private complex(): Complex {
+    this.spaces();
+    const compounds = [this.compound()];
+    const combinators: string[] = [];
+    for (;;) {
+      const hadSpace = this.spaces();
+      const c = this.s[this.i];
+      if (c === '>' || c === '+' || c === '~') {
+        this.i++;
+        this.spaces();
+        combinators.push(c);
+      } else if (hadSpace && c !== undefined && c !== ',' && c !== ')') {
+        combinators.push(' ');
+      } else {
+        return { compounds, combinators };
+      }
+      compounds.push(this.compound());
+    }
+  }
+
+  private ident(): string {
+    let out = '';
+    while (this.i < this.s.length) {
+      const c = this.s[this.i];
+      if (c === '\\' && this.i + 1 < this.s.length) {
+        out += this.s[this.i + 1];
+        this.i += 2;
+      } else if (IDENT_CHAR.test(c)) {
+        out += c;
+        this.i++;
+      } else {
+        break;
+      }
+    }
+    if (!out) throw new Error(`identifier expected at ${this.i}`);
+    return out;
+  }
+
+  private compound(): Compound {
+    const compound: Compound = { tag: null, ids: [], classes: [], attrs: [], pseudos: [] };
+    const start = this.i;
+    if (this.s[this.i] === '*') this.i++;
+    else if (IDENT_CHAR.test(this.s[this.i] ?? '')) compound.tag = this.ident().toLowerCase();
+    for (;;) {
+      const c = this.s[this.i];
+      if (c === '#') {
+        this.i++;
+        compound.ids.push(this.ident());
+      } else if (c === '.') {
+        this.i++;
+        compound.classes.push(this.ident());
+      } else if (c === '[') {
+        this.i++;
+        compound.attrs.push(this.attribute());
+      } else if (c === ':') {
+        this.i++;
+        compound.pseudos.push(this.pseudo());
+      } else {
+        break;
+      }
+    }
+    if (this.i === start) throw new Error(`selector expected at ${this.i}`);
+    return compound;
+  }
+
+  private attribute(): AttrTest {
+    this.spaces();
+    const name = this.ident().toLowerCase();
+    this.spaces();
+    const m = /^(?:[~|^$*]?=)/.exec(this.s.slice(this.i, this.i + 2));
+    let op: AttrTest['op'] = '';
+    let value = '';
+    let insensitive = false;
+    if (m) {
+      op = m[0] as AttrTest['op'];
+      this.i += op.length;
+      this.spaces();
+      const q = this.s[this.i];
+      if (q === '"' || q === "'") {
+        const close = this.s.indexOf(q, this.i + 1);
+        if (close < 0) throw new Error('unterminated string');
+        value = this.s.slice(this.i + 1, close).replace(/\\(.)/g, '$1');
+        this.i = close + 1;
+      } else {
+        value = this.ident();
+      }
+      this.spaces();
+      if (/[iIsS]/.test(this.s[this.i] ?? '') && !IDENT_CHAR.test(this.s[this.i + 1] ?? '')) {
+        insensitive = this.s[this.i].toLowerCase() === 'i';
+        this.i++;
+        this.spaces();
+      }
+    }
+    if (this.s[this.i] !== ']') throw new Error('"]" expected');
+    this.i++;
+    return { name, op, value, insensitive };
+  }
+
+  private pseudo(): Pseudo {
+    const name = this.ident().toLowerCase();
+    if (name === 'not') {
+      if (this.s[this.i] !== '(') throw new Error('"(" expected');
+      this.i++;
+      const list = this.list(true);
+      this.i++;
+      return { kind: 'not', list };
+    }
+    if (
+      name === 'first-child' ||
+      name === 'last-child' ||
+      name === 'only-child' ||
+      name === 'root' ||
+      name === 'empty'
+    ) {
+      return { kind: name };
+    }
+    throw new Error(`unsupported pseudo-class :${name}`);
+  }
+}
+
+export function parseSelectorList(selector: string): Complex[] {
+  return new SelectorParser(selector.trim()).list();
+}
+
+function attrMatches(element: LightElement, test: AttrTest): boolean {
+  const actual = getAttribute(element, test.name);
+  if (actual === null) return false;
+  if (test.op === '') return true;
+  let value = test.value;
+  let have = actual;
+  if (test.insensitive) {
+    value = value.toLowerCase();
+    have = have.toLowerCase();
+  }
+  switch (test.op) {
+    case '=':
+      return have === value;
+    case '~=':
+      return value !== '' && !/\s/.test(value) && have.split(/\s+/).includes(value);
+    case '|=':
+      return have === value || have.startsWith(`${value}-`);
+    case '^=':
+      return value !== '' && have.startsWith(value);
+    case '$=':
+      return value !== '' && have.endsWith(value);
+    case '*=':
+      return value !== '' && have.includes(value);
+  }
+}
+
+function hasClass(element: LightElement, name: string): boolean {
+  const value = getAttribute(element, 'class');
+  if (value === null) return false;
+  const at = value.indexOf(name);
+  if (at < 0) return false;
+  return value.split(/[\s]+/).includes(name);
+}
+
+function compoundMatches(doc: LightDocument, index: number, compound: Compound): boolean {
+  const element = doc.elements[index];
+  if (compound.tag !== null && element.tag !== compound.tag) return false;
+  for (const id of compound.ids) if (getAttribute(element, 'id') !== id) return false;
+  for (const name of compound.classes) if (!hasClass(element, name)) return false;
+  for (const test of compound.attrs) if (!attrMatches(element, test)) return false;
+  for (const pseudo of compound.pseudos) {
+    switch (pseudo.kind) {
+      case 'not':
+        if (pseudo.list.some((complex) => complexMatches(doc, index, complex))) return false;
+        break;
+      case 'root':
+        if (element.parent !== -1 || element.tag !== 'html') return false;
+        break;
+      case 'empty':
+        if (element.end !== index || element.textEnd !== element.textStart) return false;
+        break;
+      default: {
+        const first = element.prev === -1;
+        const last = element.parent === -1 ? false : doc.elements[element.parent].lastChild === index;
+        if (pseudo.kind === 'first-child' && !first) return false;
+        if (pseudo.kind === 'last-child' && !last) return false;
+        if (pseudo.kind === 'only-child' && !(first && last)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+function matchFrom(doc: LightDocument, index: number, complex: Complex, at: number): boolean {
+  if (!compoundMatches(doc, index, complex.compounds[at])) return false;
+  if (at === 0) return true;
+  const element = doc.elements[index];
+  switch (complex.combinators[at - 1]) {
+    case '>':
+      return element.parent >= 0 && matchFrom(doc, element.parent, complex, at - 1);
+    case '+':
+      return element.prev >= 0 && matchFrom(doc, element.prev, complex, at - 1);
+    case '~':
+      for (let s = element.prev; s >= 0; s = doc.elements[s].prev)
+        if (matchFrom(doc, s, complex, at - 1)) return true;
+      return false;
+    default:
+      for (let a = element.parent; a >= 0; a = doc.elements[a].parent)
+        if (matchFrom(doc, a, complex, at - 1)) return true;
+      return false;
+  }
+}
+
+export function complexMatches(doc: LightDocument, index: number, complex: Complex): boolean {
+  return matchFrom(doc, index, complex, complex.compounds.length - 1);
+}
+
+/**
+ * Strings that must occur (case-insensitively) in the markup for the complex selector to match anything:
+ * tag and attribute names, ids, classes and attribute-value fragments. Returns the longest one.
+ */
+export function selectorLiteral(complex: Complex): string | null {
+  let best = '';
+  const consider = (text: string): void => {
+    if (text.length > best.length && !/[&<>"'\s]/.test(text)) best = text;
+  };
+  for (const compound of complex.compounds) {
+    if (compound.tag) consider(compound.tag);
+    compound.ids.forEach(consider);
+    compound.classes.forEach(consider);
+    for (const test of compound.attrs) {
+      consider(test.name);
+      if (test.op !== '' && test.op !== '|=') consider(test.value);
+    }
+  }
+  return best.length >= 3 ? best.toLowerCase() : null;
+}

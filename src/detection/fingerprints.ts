@@ -1,0 +1,472 @@
+import { parseSelectorList, selectorLiteral, type Complex } from './css-selector';
+import { compilePattern, parseTags, type Pattern } from './pattern';
+import { PatternSet, type PatternEntry } from './pattern-set';
+import { requiredLiterals } from './regex-source';
+import { assignSlugs, baseSlug } from './slug';
+
+/** The fingerprint format (webappanalyzer's technologies.json / categories.json). */
+type RawPatterns = string | number | (string | number)[];
+export interface RawTechnology {
+  cats?: number[];
+  description?: string;
+  icon?: string;
+  website?: string;
+  cpe?: string;
+  pricing?: string[];
+  saas?: boolean;
+  oss?: boolean;
+  url?: RawPatterns;
+  html?: RawPatterns;
+  text?: RawPatterns;
+  css?: RawPatterns;
+  robots?: RawPatterns;
+  scriptSrc?: RawPatterns;
+  scripts?: RawPatterns;
+  certIssuer?: RawPatterns;
+  xhr?: RawPatterns;
+  headers?: Record<string, RawPatterns>;
+  cookies?: Record<string, RawPatterns>;
+  meta?: Record<string, RawPatterns>;
+  dns?: Record<string, RawPatterns>;
+  js?: Record<string, RawPatterns>;
+  dom?: string | string[] | Record<string, RawDom>;
+  probe?: Record<string, RawPatterns>;
+  implies?: RawPatterns;
+  requires?: RawPatterns;
+  requiresCategory?: number | number[];
+  excludes?: RawPatterns;
+}
+interface RawDom {
+  exists?: string;
+  text?: string;
+  attributes?: Record<string, string>;
+  properties?: Record<string, string>;
+}
+export interface RawCategory {
+  name: string;
+  priority?: number;
+  groups?: number[];
+}
+
+export interface Category {
+  readonly id: number;
+  readonly slug: string;
+  readonly name: string;
+  /** 1 is the most significant (CMS, Ecommerce), 10 the least (Miscellaneous). */
+  readonly priority: number;
+  readonly groups: readonly number[];
+}
+
+export interface Implication {
+  readonly tech: number;
+  readonly confidence: number;
+  readonly version: string;
+}
+
+export interface Technology {
+  readonly index: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly description: string;
+  readonly categories: readonly Category[];
+  readonly icon: string;
+  readonly website: string;
+  readonly cpe?: string;
+  readonly pricing: readonly string[];
+  readonly saas?: boolean;
+  readonly oss?: boolean;
+  readonly implies: readonly Implication[];
+  /** Technology indices of which one must be present (found or implied) for this one to count. */
+  readonly requires: readonly number[];
+  readonly requiresCategory: readonly number[];
+  readonly excludes: readonly number[];
+  /** Pattern kinds of this technology that need a browser. */
+  readonly browserOnly: readonly ('js' | 'xhr')[];
+}
+
+export interface FingerprintWarning {
+  technology: string;
+  kind: string;
+  pattern: string;
+  message: string;
+}
+
+export type TextKind = 'url' | 'html' | 'text' | 'css' | 'robots' | 'scriptSrc' | 'scripts' | 'certIssuer';
+export type KeyedKind = 'headers' | 'cookies' | 'meta' | 'dns';
+
+export interface KeyedEntry {
+  tech: number;
+  key: string;
+  pattern: Pattern;
+}
+
+/** Keyed patterns (headers, cookies, meta, dns) by lowercased key; cookies may also have regex keys. */
+export interface KeyedPatterns {
+  byKey: Map<string, KeyedEntry[]>;
+  byRegexKey: { key: RegExp; entries: KeyedEntry[] }[];
+}
+
+export interface DomAttribute {
+  name: string;
+  pattern: Pattern;
+}
+
+export interface DomRule {
+  tech: number;
+  /** The selector as written (tags removed). */
+  selector: string;
+  /** Parsed selector, or null when only jsdom understands it. */
+  complexes: Complex[] | null;
+  /** One of these must occur in the markup; null when the selector names nothing long enough. */
+  literals: string[] | null;
+  exists: Pattern | null;
+  attributes: DomAttribute[];
+  text: Pattern | null;
+}
+
+export interface BrowserHint {
+  tech: number;
+  kind: 'js' | 'xhr';
+}
+
+const TEXT_KINDS: TextKind[] = ['url', 'html', 'text', 'css', 'robots', 'scriptSrc', 'scripts', 'certIssuer'];
+const KEYED_KINDS: KeyedKind[] = ['headers', 'cookies', 'meta', 'dns'];
+const REGEX_KEY = /[\\[\]()*+?{}^$|]/;
+
+function toList(value: RawPatterns | undefined): (string | number)[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** Compiled fingerprints and the catalogue of technologies and categories. Immutable once built. */
+export class Fingerprints {
+  readonly technologies: readonly Technology[];
+  readonly categories: readonly Category[];
+  readonly warnings: readonly FingerprintWarning[];
+  readonly textPatterns: Readonly<Record<TextKind, PatternSet>>;
+  readonly keyedPatterns: Readonly<Record<KeyedKind, KeyedPatterns>>;
+  readonly domRules: readonly DomRule[];
+  readonly domPrefilter: PatternSet;
+  readonly hints: PatternSet;
+  readonly hintOwners: readonly BrowserHint[];
+  /** Milliseconds spent compiling (parsing the JSON excluded). */
+  readonly compileMs: number;
+
+  private readonly bySlug = new Map<string, Technology>();
+  private readonly byName = new Map<string, Technology>();
+  private readonly byLowerName = new Map<string, Technology>();
+  private readonly categoryBySlugMap = new Map<string, Category>();
+  private readonly categoryByIdMap = new Map<number, Category>();
+  private readonly inCategory = new Map<number, Technology[]>();
+
+  constructor(rawTechnologies: Record<string, RawTechnology>, rawCategories: Record<string, RawCategory>) {
+    const started = performance.now();
+    const warnings: FingerprintWarning[] = [];
+    const warn = (technology: string, kind: string, pattern: string, message: string): void => {
+      warnings.push({ technology, kind, pattern, message });
+    };
+
+    const categorySlugs = assignSlugs(Object.values(rawCategories).map((c) => c.name));
+    const categories: Category[] = Object.entries(rawCategories)
+      .map(([id, raw]) => ({
+        id: Number(id),
+        slug: categorySlugs.get(raw.name) ?? baseSlug(raw.name),
+        name: raw.name,
+        priority: typeof raw.priority === 'number' ? raw.priority : 10,
+        groups: Array.isArray(raw.groups) ? raw.groups : [],
+      }))
+      .sort((a, b) => a.id - b.id);
+    for (const category of categories) {
+      this.categoryByIdMap.set(category.id, category);
+      this.categoryBySlugMap.set(category.slug, category);
+    }
+
+    const names = Object.keys(rawTechnologies);
+    const slugs = assignSlugs(names);
+    const indexOf = new Map(names.map((name, index) => [name, index]));
+    const resolveNames = (
+      owner: string,
+      kind: string,
+      raw: RawPatterns | undefined,
+    ): { index: number; tags: string }[] => {
+      const out: { index: number; tags: string }[] = [];
+      for (const entry of toList(raw)) {
+        const text = String(entry);
+        const cut = text.indexOf('\\;');
+        const name = cut < 0 ? text : text.slice(0, cut);
+        const index = indexOf.get(name);
+        if (index === undefined) warn(owner, kind, text, `unknown technology "${name}"`);
+        else out.push({ index, tags: text });
+      }
+      return out;
+    };
+
+    const textEntries: Record<TextKind, PatternEntry[]> = Object.fromEntries(
+      TEXT_KINDS.map((k) => [k, []]),
+    ) as never;
+    const keyed: Record<KeyedKind, KeyedPatterns> = Object.fromEntries(
+      KEYED_KINDS.map((k) => [k, { byKey: new Map(), byRegexKey: [] }]),
+    ) as never;
+    const domRules: DomRule[] = [];
+    const hintEntries: PatternEntry[] = [];
+    const hintOwners: BrowserHint[] = [];
+
+    const compile = (tech: string, kind: string, raw: string | number): Pattern | null => {
+      try {
+        return compilePattern(raw);
+      } catch (error) {
+        warn(tech, kind, String(raw), `invalid regular expression skipped: ${(error as Error).message}`);
+        return null;
+      }
+    };
+
+    const technologies: Technology[] = names.map((name, index) => {
+      const raw = rawTechnologies[name] ?? {};
+      for (const kind of TEXT_KINDS) {
+        for (let value of toList(raw[kind])) {
+          if (kind === 'url' && typeof value === 'string' && /^\^?https\??\/\//.test(value)) {
+            warn(name, kind, value, 'url pattern lacks ":" after the scheme; matched as https?://');
+            value = value.replace(/^(\^?https\??)\/\//, '$1://');
+          }
+          const pattern = compile(name, kind, value);
+          if (pattern) textEntries[kind].push({ tech: index, pattern });
+        }
+      }
+      for (const kind of KEYED_KINDS) {
+        const group = raw[kind];
+        if (!group || typeof group !== 'object') continue;
+        for (const [key, values] of Object.entries(group)) {
+          const entries: KeyedEntry[] = [];
+          for (const value of toList(values)) {
+            const pattern = compile(name, kind, value);
+            if (pattern) entries.push({ tech: index, key, pattern });
+          }
+          const lower = key.toLowerCase();
+          const list = keyed[kind].byKey.get(lower);
+          if (list) list.push(...entries);
+          else keyed[kind].byKey.set(lower, entries);
+          if (kind === 'cookies' && REGEX_KEY.test(key)) {
+            // A cookie key such as SESS[a-f0-9]{32} is a regex anchored at the start of the name;
+            // the exact name (mybb[lastactive]) still matches through byKey.
+            try {
+              keyed.cookies.byRegexKey.push({
+                key: new RegExp(`^(?:${key.replace(/^\(\?i\)/, '')})`, 'i'),
+                entries,
+              });
+            } catch (error) {
+              warn(
+                name,
+                kind,
+                key,
+                `cookie name is not a valid regex, matched as a plain name: ${(error as Error).message}`,
+              );
+            }
+          }
+        }
+      }
+      compileDom(name, index, raw.dom, domRules, warn);
+
+      const browserOnly: ('js' | 'xhr')[] = [];
+      if (raw.js && typeof raw.js === 'object' && Object.keys(raw.js).length) {
+        browserOnly.push('js');
+        for (const property of Object.keys(raw.js)) {
+          const root = property.split(/[.[]/)[0].replace(/\\/g, '');
+          if (root.length >= 3) {
+            hintEntries.push({ tech: index, pattern: literalPattern(root) });
+            hintOwners.push({ tech: index, kind: 'js' });
+          }
+        }
+      }
+      if (raw.xhr !== undefined) {
+        browserOnly.push('xhr');
+        for (const value of toList(raw.xhr)) {
+          const literals = requiredLiterals(parseTags(String(value)).value);
+          if (literals) {
+            hintEntries.push({ tech: index, pattern: { ...literalPattern(literals[0]), literals } });
+            hintOwners.push({ tech: index, kind: 'xhr' });
+          }
+        }
+      }
+
+      const implies: Implication[] = resolveNames(name, 'implies', raw.implies).map(
+        ({ index: tech, tags }) => {
+          const parsed = parseTags(tags);
+          return { tech, confidence: parsed.confidence, version: parsed.version };
+        },
+      );
+      const requiresCategory = toList(raw.requiresCategory as RawPatterns).map(Number);
+      for (const id of requiresCategory) {
+        if (!this.categoryByIdMap.has(id))
+          warn(name, 'requiresCategory', String(id), `unknown category ${id}`);
+      }
+      const cats = Array.isArray(raw.cats) ? raw.cats : [];
+      const techCategories: Category[] = [];
+      for (const id of cats) {
+        const category = this.categoryByIdMap.get(id);
+        if (category) techCategories.push(category);
+        else warn(name, 'cats', String(id), `unknown category ${id}`);
+      }
+      return {
+        index,
+        name,
+        slug: slugs.get(name) as string,
+        description: raw.description ?? '',
+        categories: techCategories,
+        icon: raw.icon ?? 'default.svg',
+        website: raw.website ?? '',
+        ...(raw.cpe ? { cpe: raw.cpe } : {}),
+        pricing: Array.isArray(raw.pricing) ? raw.pricing : [],
+        ...(typeof raw.saas === 'boolean' ? { saas: raw.saas } : {}),
+        ...(typeof raw.oss === 'boolean' ? { oss: raw.oss } : {}),
+        implies,
+        requires: resolveNames(name, 'requires', raw.requires).map((r) => r.index),
+        requiresCategory,
+        excludes: resolveNames(name, 'excludes', raw.excludes).map((r) => r.index),
+        browserOnly,
+      };
+    });
+
+    for (const technology of technologies) {
+      this.bySlug.set(technology.slug, technology);
+      this.byName.set(technology.name, technology);
+      const lower = technology.name.toLowerCase();
+      if (!this.byLowerName.has(lower)) this.byLowerName.set(lower, technology);
+      for (const category of technology.categories) {
+        const list = this.inCategory.get(category.id);
+        if (list) list.push(technology);
+        else this.inCategory.set(category.id, [technology]);
+      }
+    }
+
+    this.technologies = technologies;
+    this.categories = categories;
+    this.textPatterns = Object.fromEntries(
+      TEXT_KINDS.map((k) => [k, new PatternSet(textEntries[k])]),
+    ) as never;
+    this.keyedPatterns = keyed;
+    this.domRules = domRules;
+    this.domPrefilter = new PatternSet(
+      domRules.map((rule, index) => ({
+        tech: index,
+        pattern: { ...literalPattern(''), literals: rule.literals },
+      })),
+    );
+    this.hints = new PatternSet(hintEntries);
+    this.hintOwners = hintOwners;
+    this.warnings = warnings;
+    this.compileMs = performance.now() - started;
+  }
+
+  technologyBySlug(slug: string): Technology | undefined {
+    return this.bySlug.get(slug);
+  }
+
+  /** Exact name first, then case-insensitively. */
+  technologyByName(name: string): Technology | undefined {
+    return this.byName.get(name) ?? this.byLowerName.get(name.toLowerCase());
+  }
+
+  categoryBySlug(slug: string): Category | undefined {
+    return this.categoryBySlugMap.get(slug);
+  }
+
+  categoryById(id: number): Category | undefined {
+    return this.categoryByIdMap.get(id);
+  }
+
+  /** Technologies of a category (by slug or id), in data order; empty for an unknown category. */
+  technologiesInCategory(category: string | number): readonly Technology[] {
+    const found =
+      typeof category === 'number'
+        ? this.categoryByIdMap.get(category)
+        : this.categoryBySlugMap.get(category);
+    return found ? (this.inCategory.get(found.id) ?? []) : [];
+  }
+
+  /** Warnings counted by message kind (the text before the first ":"). */
+  warningCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const warning of this.warnings) {
+      const kind = warning.message.split(':')[0].replace(/ "[^"]*"| \d+/g, '');
+      counts[kind] = (counts[kind] ?? 0) + 1;
+    }
+    return counts;
+  }
+}
+
+/** A pattern that never runs a regex of its own: the prefilter literal is all there is. */
+function literalPattern(literal: string): Pattern {
+  const lower = literal.toLowerCase();
+  return {
+    source: literal,
+    regex: /(?:)/,
+    version: '',
+    confidence: 100,
+    literals: lower.length >= 3 ? [lower] : null,
+  };
+}
+
+function compileDom(
+  name: string,
+  tech: number,
+  raw: RawTechnology['dom'],
+  out: DomRule[],
+  warn: (technology: string, kind: string, pattern: string, message: string) => void,
+): void {
+  if (raw === undefined || raw === null) return;
+  const rules: [string, RawDom][] =
+    typeof raw === 'string' || Array.isArray(raw)
+      ? toList(raw).map((selector) => [String(selector), { exists: '' }])
+      : Object.entries(raw);
+  for (const [rawSelector, spec] of rules) {
+    // A few selectors carry tags themselves (`form[...]\;confidence:40`): they apply to `exists`.
+    const selectorTags = parseTags(rawSelector);
+    const selector = selectorTags.value.trim();
+    let complexes: Complex[] | null = null;
+    try {
+      complexes = parseSelectorList(selector);
+    } catch (error) {
+      warn(name, 'dom', selector, `selector left to jsdom: ${(error as Error).message}`);
+    }
+    const compileOrWarn = (value: string, kind: string): Pattern | null => {
+      try {
+        return compilePattern(value);
+      } catch (error) {
+        warn(name, kind, value, `invalid regular expression skipped: ${(error as Error).message}`);
+        return null;
+      }
+    };
+    let exists: Pattern | null = null;
+    const hasExists = spec && typeof spec === 'object' && 'exists' in spec;
+    const isEmptySpec = !spec || typeof spec !== 'object' || Object.keys(spec).length === 0;
+    if (hasExists || isEmptySpec) {
+      const tags = hasExists ? String(spec.exists ?? '') : '';
+      exists = compileOrWarn(
+        rawSelector.includes('\\;') && !tags ? `\\;${rawSelector.split('\\;').slice(1).join('\\;')}` : tags,
+        'dom',
+      );
+    }
+    const attributes: DomAttribute[] = [];
+    for (const [attribute, value] of Object.entries(spec?.attributes ?? {})) {
+      const pattern = compileOrWarn(String(value), 'dom');
+      if (pattern) attributes.push({ name: attribute.toLowerCase(), pattern });
+    }
+    const text = spec?.text !== undefined ? compileOrWarn(String(spec.text), 'dom') : null;
+    if (!exists && attributes.length === 0 && !text) continue; // properties only: needs a browser
+    let literals: string[] | null = null;
+    if (complexes) {
+      const each = complexes.map(selectorLiteral);
+      literals = each.every((l): l is string => l !== null) ? [...new Set(each)] : null;
+    } else {
+      // Only jsdom can tell what it means; its longest name still has to be in the markup before a
+      // page pays for a jsdom parse (a selector without one would make every page pay).
+      const names = (selector.match(/[A-Za-z0-9_-]{3,}/g) ?? []).sort((a, b) => b.length - a.length);
+      if (names.length === 0) {
+        warn(name, 'dom', selector, 'selector skipped: nothing to prefilter it by');
+        continue;
+      }
+      literals = [names[0].toLowerCase()];
+    }
+    out.push({ tech, selector, complexes, literals, exists, attributes, text });
+  }
+}

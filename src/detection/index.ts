@@ -1,0 +1,24 @@
+/**
+ * Technology detection: fingerprints compiled once, pages matched synchronously without I/O.
+ * Public surface for the services and workers; everything else in this folder is internal.
+ */
+export type { DetectionInput } from './detection-input';
+export type {
+  DetectedCategory,
+  DetectedTechnology,
+  DetectionResult,
+  Evidence,
+  EvidenceKind,
+  SkippedTechnology,
+} from './detection-result';
+export { Fingerprints, type Category, type FingerprintWarning, type Technology } from './fingerprints';
+export {
+  defaultFingerprintDirectory,
+  loadFingerprints,
+  locateFingerprintFiles,
+  type LoadFingerprintsOptions,
+} from './fingerprints-loader';
+export { DetectionEngine, LIMITS } from './detection-engine';
+export { denoise, DENOISE_THRESHOLD } from './denoise';
+export { mergeResults } from './merge-results';
+export { baseSlug } from './slug';

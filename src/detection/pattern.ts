@@ -1,0 +1,85 @@
+import { analyseSource } from './regex-source';
+
+/**
+ * One compiled fingerprint pattern: `regex\;version:\1\;confidence:50` in the data.
+ * Patterns are case-insensitive JavaScript regular expressions; the source is used as written (no
+ * escaping of "/": `new RegExp` does not need it, and escaping an already escaped `\/` is what made
+ * 109 patterns unmatchable in the reference engine).
+ */
+export interface Pattern {
+  /** The pattern as written in the data, tags included (shown as evidence). */
+  readonly source: string;
+  readonly regex: RegExp;
+  /** The `version` tag template (`\1`, `\1?a:b`), '' when none. */
+  readonly version: string;
+  readonly confidence: number;
+  /** One of these (lowercased) must occur in a text for the pattern to match it; null: always try. */
+  readonly literals: string[] | null;
+}
+
+export interface ParsedTags {
+  value: string;
+  version: string;
+  confidence: number;
+}
+
+/** Splits `value\;version:...\;confidence:...` into its parts (values may contain ":"). */
+export function parseTags(raw: string): ParsedTags {
+  const [value, ...tags] = raw.split('\\;');
+  let version = '';
+  let confidence = 100;
+  for (const tag of tags) {
+    const colon = tag.indexOf(':');
+    if (colon < 0) continue;
+    const key = tag.slice(0, colon).trim();
+    const val = tag.slice(colon + 1);
+    if (key === 'version') version = val;
+    else if (key === 'confidence') {
+      const parsed = parseInt(val, 10);
+      if (Number.isFinite(parsed)) confidence = Math.max(0, Math.min(100, parsed));
+    }
+  }
+  return { value, version, confidence };
+}
+
+/** Inline flags such as `(?i)` (seen in the data) are not JavaScript; patterns are case-insensitive anyway. */
+const INLINE_FLAGS = /^\(\?[imsx]+\)/;
+
+/**
+ * Compiles a raw pattern. Throws with a readable message when the regex is invalid; the loader turns
+ * that into a warning and skips the pattern.
+ */
+export function compilePattern(raw: string | number): Pattern {
+  const source = String(raw);
+  const tags = parseTags(source);
+  const value = tags.value.replace(INLINE_FLAGS, '');
+  const { rewritten, literals } = analyseSource(value);
+  let regex: RegExp;
+  try {
+    regex = new RegExp(rewritten, 'i');
+  } catch {
+    regex = new RegExp(value, 'i'); // throws for an invalid pattern: the caller reports it
+  }
+  return { source, regex, version: tags.version, confidence: tags.confidence, literals };
+}
+
+/**
+ * The version a match yields: `\N` replaced by group N, `\N?a:b` by a or b depending on whether group N
+ * matched. As in the reference engine, groups longer than 10 characters are ignored and one left-over
+ * back-reference is removed.
+ */
+export function resolveVersion(template: string, match: RegExpExecArray): string {
+  if (!template) return '';
+  let resolved = template;
+  for (let index = 0; index < match.length; index++) {
+    const group = match[index];
+    if (group !== undefined && group.length > 10) continue;
+    const ternary = new RegExp(`\\\\${index}\\?([^:]+):(.*)$`).exec(resolved);
+    if (ternary) resolved = resolved.replace(ternary[0], group ? ternary[1] : ternary[2]);
+    resolved = resolved
+      .trim()
+      .split(`\\${index}`)
+      .join(group ?? '');
+  }
+  return resolved.replace(/\\\d/, '').trim();
+}
