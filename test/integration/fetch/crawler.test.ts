@@ -1,0 +1,105 @@
+import { crawlSite, CrawledPage, CrawlOptions } from '../../../src/fetch';
+import { startTestSites, TestSites } from '../../helpers/test-sites';
+
+const options: CrawlOptions = { allowPrivateTargets: true, timeoutMs: 2_000, connectTimeoutMs: 1_000 };
+
+let sites: TestSites;
+beforeAll(async () => {
+  sites = await startTestSites();
+});
+afterAll(async () => {
+  await sites.close();
+});
+
+function pathsOf(pages: CrawledPage[]): string[] {
+  return pages.map((page) => new URL(page.url).pathname + new URL(page.url).search);
+}
+
+describe('crawlSite', () => {
+  it('crawls breadth-first up to 25 pages, marking the root page once', async () => {
+    const before = sites.requests.length;
+    const result = await crawlSite(sites.url('/'), options);
+    expect(result.pages).toHaveLength(25);
+    expect(result.pages.every((page) => page.page !== undefined)).toBe(true);
+    expect(result.pages.filter((page) => page.isRoot).map((page) => page.url)).toEqual([sites.url('/')]);
+    expect(pathsOf(result.pages).slice(0, 5)).toEqual(['/', '/about/', '/blog/', '/contact/', '/shop/']);
+    expect(result.pages.map((page) => page.depth).slice(0, 7)).toEqual([0, 1, 1, 1, 1, 2, 2]);
+    expect(result.deadlineReached).toBe(false);
+
+    const requested = sites.requests.slice(before).map((request) => request.path);
+    expect(requested.filter((path) => path === '/robots.txt')).toHaveLength(1);
+    expect(requested.some((path) => path.startsWith('/private/'))).toBe(false);
+    expect(requested.some((path) => path.endsWith('.pdf'))).toBe(false);
+    expect(requested.filter((path) => path === '/' || path.startsWith('/?'))).toHaveLength(1);
+    expect(result.disallowedByRobots).toBe(1);
+  });
+
+  it('shares the site facts and one cookie jar across pages', async () => {
+    const before = sites.requests.length;
+    const result = await crawlSite(sites.url('/'), { ...options, maxPages: 3 });
+    const [first, ...others] = result.pages;
+    for (const page of others) expect(page.page?.siteFacts).toBe(first.page?.siteFacts);
+    expect(result.siteFacts?.robots).toContain('Disallow: /private/');
+    const made = sites.requests.slice(before);
+    expect(made[0].cookie).toBe(''); // a new crawl starts without cookies
+    expect(made.find((request) => request.path === '/about/')?.cookie).toMatch(/PHPSESSID=homesession/);
+  });
+
+  it('respects a lower page limit and never goes beyond 25', async () => {
+    expect((await crawlSite(sites.url('/'), { ...options, maxPages: 4 })).pages).toHaveLength(4);
+    expect((await crawlSite(sites.url('/blog/'), { ...options, maxPages: 1000 })).pages).toHaveLength(25);
+  });
+
+  it('bounds the requests in flight per host', async () => {
+    await crawlSite(sites.url('/blog/'), {
+      ...options,
+      concurrencyPerHost: 2,
+      maxScripts: 0,
+      maxStylesheets: 0,
+    });
+    expect(sites.peakConcurrency()).toBeLessThanOrEqual(2);
+  });
+
+  it('reports each page to onPage as it arrives, and adds the root when starting deeper', async () => {
+    const seen: string[] = [];
+    const result = await crawlSite(sites.url('/about/'), {
+      ...options,
+      maxPages: 3,
+      onPage: (page) => {
+        seen.push(page.url);
+      },
+    });
+    expect(seen).toEqual(result.pages.map((page) => page.url));
+    expect(pathsOf(result.pages).slice(0, 2)).toEqual(['/about/', '/']);
+    expect(result.pages[1].isRoot).toBe(true);
+    expect(result.hostnames).toContain('twitter.com');
+    expect(result.languages).toEqual(['en-us', 'en']);
+  });
+
+  it('ends with the start page error when the start page fails', async () => {
+    const result = await crawlSite(sites.url('/error'), options);
+    expect(result.pages).toHaveLength(1);
+    expect(result.pages[0].error?.toJSON()).toEqual({ type: 'RESPONSE_NOT_OK', message: expect.any(String) });
+    expect(result.siteFacts).toBeUndefined();
+  });
+
+  it('stops at the overall deadline', async () => {
+    const result = await crawlSite(sites.url('/slow'), { ...options, timeoutMs: 10_000, deadlineMs: 200 });
+    expect(result.deadlineReached).toBe(true);
+    expect(result.pages[0].error).toMatchObject({
+      type: 'NO_RESPONSE',
+      message: expect.stringMatching(/deadline/),
+    });
+  });
+
+  it('rejects when onPage throws', async () => {
+    await expect(
+      crawlSite(sites.url('/'), {
+        ...options,
+        onPage: () => {
+          throw new Error('detector failed');
+        },
+      }),
+    ).rejects.toThrow('detector failed');
+  });
+});
