@@ -27,24 +27,40 @@ export class QuotaService {
     const { principal } = caller;
     const { limit, period } = this.limitOf(principal);
     const key = this.periodKey(period);
-    const counted = await this.db.transaction(async (m) => {
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(UsageCounterEntity)
-        .values({ accountId: principal.accountId, period: key, count: 0 })
-        .orIgnore()
-        .execute();
-      const result = await m
-        .createQueryBuilder()
-        .update(UsageCounterEntity)
-        .set({ count: () => 'count + 1' })
-        .where('account_id = :id AND period = :key AND count < :limit', { id: principal.accountId, key, limit })
-        .execute();
-      return Boolean(result.affected);
-    });
+    // The common case is one conditional UPDATE. The row is created only when missing, in its own
+    // statement: INSERT IGNORE inside the same transaction takes a shared lock that the UPDATE must
+    // then upgrade, and concurrent requests on MariaDB deadlock on exactly that upgrade.
+    const increment = () =>
+      this.db.transaction(async (m) => {
+        const result = await m
+          .createQueryBuilder()
+          .update(UsageCounterEntity)
+          .set({ count: () => 'count + 1' })
+          .where('account_id = :id AND period = :key AND count < :limit', {
+            id: principal.accountId,
+            key,
+            limit,
+          })
+          .execute();
+        return Boolean(result.affected);
+      });
+    let counted = await increment();
     if (!counted) {
-      const what = principal.isDemo ? `The demo key allows ${limit} requests per day` : `The ${principal.plan} plan quota of ${limit} requests per ${period.toLowerCase()} is used up`;
+      await this.db.transaction((m) =>
+        m
+          .createQueryBuilder()
+          .insert()
+          .into(UsageCounterEntity)
+          .values({ accountId: principal.accountId, period: key, count: 0 })
+          .orIgnore()
+          .execute(),
+      );
+      counted = await increment();
+    }
+    if (!counted) {
+      const what = principal.isDemo
+        ? `The demo key allows ${limit} requests per day`
+        : `The ${principal.plan} plan quota of ${limit} requests per ${period.toLowerCase()} is used up`;
       throw new QuotaError(`Usage plan quota exceeded: ${what}`, this.secondsUntilReset(period));
     }
   }

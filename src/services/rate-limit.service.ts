@@ -20,7 +20,8 @@ class PruningStore extends InMemoryStore {
     const horizon = Date.now() - 60_000;
     const state = this.state as Record<string, Record<string, readonly number[]>>;
     for (const [who, fields] of Object.entries(state)) {
-      for (const [field, times] of Object.entries(fields)) if (!times.some((t) => t > horizon)) delete fields[field];
+      for (const [field, times] of Object.entries(fields))
+        if (!times.some((t) => t > horizon)) delete fields[field];
       if (Object.keys(fields).length === 0) delete state[who];
     }
   }
@@ -40,7 +41,26 @@ export class RateLimitService {
       `Rate limit exceeded: ${max} request(s) per ${window / 1000} s for ${fieldName}`,
   });
 
-  async consume(principal: Principal, family: Family): Promise<void> {
+  /** The last check queued per key and family (see consume). */
+  private readonly pending = new Map<string, Promise<void>>();
+
+  /**
+   * graphql-rate-limit reads the timestamps, awaits, then writes them back, so concurrent checks
+   * of one bucket (aliased fields of one document, parallel requests) would all read the same
+   * state and all pass. Checks of one bucket therefore run one after another.
+   */
+  consume(principal: Principal, family: Family): Promise<void> {
+    const bucket = `${principal.accountId}:${principal.keyId}:${family}`;
+    const run = (this.pending.get(bucket) ?? Promise.resolve()).then(() => this.check(principal, family));
+    const settled = run.catch(() => undefined);
+    this.pending.set(bucket, settled);
+    void settled.then(() => {
+      if (this.pending.get(bucket) === settled) this.pending.delete(bucket);
+    });
+    return run;
+  }
+
+  private async check(principal: Principal, family: Family): Promise<void> {
     const { max, windowMs } = PLANS[principal.plan].rateLimits[family];
     const info = { fieldName: family } as GraphQLResolveInfo;
     const message = await this.limiter(
