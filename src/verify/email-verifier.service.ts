@@ -149,9 +149,7 @@ export class EmailVerifier {
       disposable: isDisposableDomain(domain),
       roleAccount: isRoleAccount(localPart),
     };
-    const exchange = await lookupMailExchange(this.resolver, domain, signal).catch(
-      () => ({ status: 'dns-failure', code: 'ETIMEOUT' }) as const,
-    );
+    const exchange = await lookupMailExchange(this.resolver, domain, signal);
     if (exchange.status !== 'found') {
       log.debug({ domain, exchange }, 'domain has no usable mail exchange');
       const facts = {

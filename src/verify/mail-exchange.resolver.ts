@@ -15,7 +15,8 @@ export type MailExchangeLookup =
  * RFC 5321 section 5.1 resolution of a mail domain: MX records by preference; a null MX
  * (RFC 7505, exchange ".") means "accepts no mail"; without MX records, the domain's own A/AAAA
  * record is the implicit MX. NXDOMAIN and NODATA are answers; every other error is a failure to
- * get an answer and must not be reported as "the domain cannot receive mail".
+ * get an answer and must not be reported as "the domain cannot receive mail". Never rejects:
+ * running out of the verification's time (the signal) is a DNS timeout.
  */
 export async function lookupMailExchange(
   resolver: dns.Resolver,
@@ -26,7 +27,7 @@ export async function lookupMailExchange(
   try {
     records = await abortable(resolver.resolveMx(domain), signal);
   } catch (error) {
-    const code = errorCode(error);
+    const code = errorCode(error, signal);
     if (code === NOTFOUND) return { status: 'no-mail', reason: 'nxdomain' };
     if (code !== NODATA) return { status: 'dns-failure', code };
     records = [];
@@ -73,9 +74,10 @@ export async function resolveHostAddresses(
   }
   const failure = [v4, v6].find(
     (outcome): outcome is PromiseRejectedResult =>
-      outcome.status === 'rejected' && !NEGATIVE_ANSWERS.has(errorCode(outcome.reason)),
+      outcome.status === 'rejected' && (signal.aborted || !NEGATIVE_ANSWERS.has(errorCode(outcome.reason))),
   );
-  if (addresses.length === 0 && failure) return { status: 'dns-failure', code: errorCode(failure.reason) };
+  if (addresses.length === 0 && failure)
+    return { status: 'dns-failure', code: errorCode(failure.reason, signal) };
   return { status: 'found', addresses };
 }
 
@@ -86,6 +88,8 @@ function normalizeHost(host: string): string {
   return host.toLowerCase().replace(/\.$/, '');
 }
 
-function errorCode(error: unknown): string {
+/** The node:dns error code; running out of the verification's time counts as a DNS timeout. */
+function errorCode(error: unknown, signal?: AbortSignal): string {
+  if (signal?.aborted) return 'ETIMEOUT';
   return (error as NodeJS.ErrnoException)?.code ?? 'EUNKNOWN';
 }
