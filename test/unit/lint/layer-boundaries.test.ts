@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 
 // The real project config. Loaded with require() and handed over as overrideConfig because ESLint
 // otherwise loads config files through import(), which Jest's VM refuses without
@@ -11,17 +11,15 @@ const projectConfig = require('../../../eslint.config.js');
 
 const repoRoot = resolve(__dirname, '../../..');
 
-type ConfigObject = { rules?: Record<string, unknown> };
-
 /**
  * The project config with its boundary zones re-anchored at `root`: the config pins them to the
  * repository (basePath), and the stub tree needs the very same zones applied to itself.
  */
-function configAnchoredAt(root: string): ConfigObject[] {
-  return (projectConfig as ConfigObject[]).map((entry) => {
+function configAnchoredAt(root: string): Linter.Config[] {
+  return (projectConfig as Linter.Config[]).map((entry) => {
     const rule = entry.rules?.['import/no-restricted-paths'];
     if (!Array.isArray(rule)) return entry;
-    const [severity, options] = rule as [string, { basePath: string }];
+    const [severity, options] = rule as [Linter.RuleSeverity, { basePath: string }];
     expect(options.basePath).toBe(repoRoot);
     return {
       ...entry,
@@ -30,7 +28,7 @@ function configAnchoredAt(root: string): ConfigObject[] {
   });
 }
 
-function linterAt(cwd: string, config: ConfigObject[] = projectConfig): ESLint {
+function linterAt(cwd: string, config: Linter.Config[] = projectConfig): ESLint {
   return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: config });
 }
 
