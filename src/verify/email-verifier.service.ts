@@ -177,12 +177,11 @@ export class EmailVerifier {
           },
         ),
       )
-      .catch((): MailboxProbeOutcome => ({
-        connection: false,
-        catchAllReply: null,
-        addressReply: null,
-        failure: 'verification time limit reached waiting for the domain',
-      }));
+      .catch((error: unknown): MailboxProbeOutcome => {
+        // The limiter rejects when time ran out in its queue; anything else would be a bug here.
+        if (!signal.aborted) log.warn({ domain, err: error }, 'mailbox probe failed unexpectedly');
+        return { connection: false, catchAllReply: null, addressReply: null, failure: String(error) };
+      });
     if (probe.failure) log.debug({ domain, failure: probe.failure }, 'no recipient answer');
     const mailbox = mailboxFacts(probe);
     const facts: ReachableFacts = {

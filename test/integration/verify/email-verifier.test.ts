@@ -1,3 +1,4 @@
+import { createServer, type Server, type Socket } from 'node:net';
 import { ValidationError } from '../../../src/errors';
 import { EmailVerifier, type EmailVerificationResult, type EmailVerifierOptions } from '../../../src/verify';
 import { DnsTestServer } from '../../helpers/dns-test-server';
@@ -61,10 +62,81 @@ function notReached(
   return reached(email, domain, { connection: false, deliverable: false, reachable: 'unknown', ...fields });
 }
 
+/**
+ * A bare SMTP server for behaviours smtp-server cannot show (TLS that breaks after "220 go
+ * ahead", dropping every connection): `answer` returns the reply to each command line, 'drop'
+ * to close the connection without one, or 'break-tls' to agree to STARTTLS and then answer the
+ * TLS handshake with clear text.
+ */
+async function scriptedSmtpServer(
+  host: string,
+  port: number,
+  answer: (line: string, connection: number) => string | 'drop' | 'break-tls',
+): Promise<{ server: Server; connections: () => number; commands: string[] }> {
+  let connections = 0;
+  const commands: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    const connection = ++connections;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    socket.write('220 scripted.test ESMTP\r\n');
+    let buffer = '';
+    let tlsBroken = false;
+    socket.on('data', (chunk) => {
+      if (tlsBroken) {
+        socket.end('this is not TLS\r\n');
+        return;
+      }
+      buffer += chunk.toString('latin1');
+      let newline: number;
+      while ((newline = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 2);
+        commands.push(line);
+        const reply = answer(line, connection);
+        if (reply === 'drop') {
+          socket.destroy();
+          return;
+        }
+        if (reply === 'break-tls') {
+          tlsBroken = true;
+          socket.write('220 2.0.0 Ready to start TLS\r\n');
+          return;
+        }
+        socket.write(`${reply}\r\n`);
+      }
+    });
+  });
+  server.on('close', () => sockets.forEach((socket) => socket.destroy()));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  return { server, connections: () => connections, commands };
+}
+
 describe('EmailVerifier against real DNS and SMTP servers', () => {
   let dns: DnsTestServer;
   let smtpPort: number;
   const servers = new Map<string, SmtpTestServer>();
+  const scripted = new Map<string, Awaited<ReturnType<typeof scriptedSmtpServer>>>();
+
+  /** A scripted server for `domain` on the next loopback address, its MX pointing there. */
+  async function scriptedScenario(domain: string, answer: Parameters<typeof scriptedSmtpServer>[2]) {
+    const host = `127.0.0.${nextAddress++}`;
+    scripted.set(domain, await scriptedSmtpServer(host, smtpPort, answer));
+    dns.add(domain, 'MX', `10 mx.${domain}`).add(`mx.${domain}`, 'A', host);
+  }
+
+  /** Ordinary replies of a server that accepts `user` only. */
+  const conversation = (line: string, user: string, ehlo = '250 scripted.test') => {
+    const command = line.slice(0, 4).toUpperCase();
+    if (command === 'EHLO') return ehlo;
+    if (command === 'MAIL') return '250 2.1.0 Ok';
+    if (command === 'RCPT')
+      return line.includes(`<${user}>`) ? '250 2.1.5 Ok' : UNKNOWN_USER.code + ' ' + UNKNOWN_USER.message;
+    if (command === 'QUIT') return '221 2.0.0 Bye';
+    return '502 5.5.2 Command not recognized';
+  };
   let verifier: EmailVerifier;
   let nextAddress = 11;
 
@@ -186,6 +258,19 @@ describe('EmailVerifier against real DNS and SMTP servers', () => {
       'multi.test',
     );
 
+    await scriptedScenario('brokentls.test', (line, connection) => {
+      if (line === 'STARTTLS' && connection === 1) return 'break-tls';
+      return conversation(line, 'tina@brokentls.test', '250-scripted.test\r\n250 STARTTLS');
+    });
+    await scriptedScenario('dropalways.test', (line) =>
+      line.startsWith('RCPT') ? 'drop' : conversation(line, ''),
+    );
+    await scriptedScenario('closing.test', (line) =>
+      line.startsWith('RCPT')
+        ? '421 4.3.2 Service shutting down, closing transmission channel'
+        : conversation(line, ''),
+    );
+
     dns.add('nullmx.test', 'MX', '0 .').add('nullmx.test', 'A', '127.0.0.10');
     dns.add('servfail.test', 'MX', '10 mx.accepted.test').fail('servfail.test', 'SERVFAIL');
     dns.add('noaddress.test', 'TXT', '"just text"');
@@ -195,6 +280,11 @@ describe('EmailVerifier against real DNS and SMTP servers', () => {
 
   afterAll(async () => {
     await Promise.all([...servers.values()].map((server) => server.close()));
+    await Promise.all(
+      [...scripted.values()].map(
+        ({ server }) => new Promise<void>((resolve) => server.close(() => resolve())),
+      ),
+    );
     await dns.close();
   });
 
@@ -306,6 +396,31 @@ describe('EmailVerifier against real DNS and SMTP servers', () => {
     expect(sessions[0].rcptTo).toHaveLength(1);
     expect(sessions[0].rcptTo[0]).not.toBe('dave@drop.test');
     expect(sessions[1].rcptTo).toEqual(['dave@drop.test']);
+  });
+
+  it('STARTTLS that breaks: reconnects once and asks in clear text', async () => {
+    await expect(verifier.verify('tina@brokentls.test')).resolves.toEqual(
+      reached('tina@brokentls.test', 'brokentls.test', {}),
+    );
+    const { connections, commands } = scripted.get('brokentls.test')!;
+    expect(connections()).toBe(2);
+    expect(commands.filter((command) => command === 'STARTTLS')).toHaveLength(1);
+  });
+
+  it('a server that drops every connection: one reconnect only, then unknown', async () => {
+    await expect(verifier.verify('uma@dropalways.test')).resolves.toEqual(
+      reached('uma@dropalways.test', 'dropalways.test', { deliverable: false, reachable: 'unknown' }),
+    );
+    expect(scripted.get('dropalways.test')!.connections()).toBe(2);
+  });
+
+  it('421 to the catch-all probe: stops asking, unknown', async () => {
+    await expect(verifier.verify('vic@closing.test')).resolves.toEqual(
+      reached('vic@closing.test', 'closing.test', { deliverable: false, reachable: 'unknown' }),
+    );
+    const { commands } = scripted.get('closing.test')!;
+    expect(commands.filter((command) => command.startsWith('RCPT'))).toHaveLength(1);
+    expect(commands).not.toContain('RCPT TO:<vic@closing.test>');
   });
 
   it('STARTTLS offered: upgrades (self-signed certificate accepted) before MAIL FROM', async () => {
