@@ -29,10 +29,7 @@ export interface MailboxProbeOutcome {
 
 /** The server refused the session before any recipient could be asked. */
 class SessionRefusedError extends Error {
-  constructor(
-    readonly stage: 'greeting' | 'helo' | 'mail-from',
-    readonly reply: SmtpReply,
-  ) {
+  constructor(stage: 'greeting' | 'helo' | 'mail-from', reply: SmtpReply) {
     super(`${stage} refused: ${reply.code} ${reply.text.split('\n')[0]}`);
   }
 }
@@ -112,13 +109,10 @@ async function probeHost(
       };
     } catch (error) {
       connection?.close();
-      if (error instanceof SessionRefusedError) {
-        if (error.stage === 'greeting') return noConnection(error.message);
-        return { connection: true, catchAllReply: null, addressReply: null, failure: error.message };
-      }
-      const kind = error instanceof SmtpConnectionError ? error.kind : 'protocol';
       const message = error instanceof Error ? error.message : String(error);
+      // A host that never greeted us could not be reached: the caller tries the next one.
       if (!greeted) return noConnection(message);
+      const kind = error instanceof SmtpConnectionError ? error.kind : null;
       if ((kind === 'closed' || kind === 'tls') && reconnectsLeft > 0) {
         reconnectsLeft--;
         // A server whose TLS is broken usually still talks in clear text (what MTAs fall back to).
