@@ -8,7 +8,7 @@ describe('DnsTestServer', () => {
 
   beforeAll(async () => {
     dns = await DnsTestServer.start();
-    resolver = createDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 });
+    resolver = createDnsResolver({ servers: [dns.address], timeoutMs: 1000, tries: 1 });
     dns
       .zone(
         `

@@ -9,7 +9,7 @@ describe('lookupMailExchange', () => {
 
   beforeAll(async () => {
     dns = await DnsTestServer.start();
-    resolver = createDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 });
+    resolver = createDnsResolver({ servers: [dns.address], timeoutMs: 1000, tries: 1 });
     dns
       .zone(
         `
@@ -99,7 +99,7 @@ describe('resolveHostAddresses', () => {
 
   beforeAll(async () => {
     dns = await DnsTestServer.start();
-    resolver = createDnsResolver({ servers: [dns.address], timeoutMs: 300, tries: 1 });
+    resolver = createDnsResolver({ servers: [dns.address], timeoutMs: 1000, tries: 1 });
     dns.add('both.test', 'AAAA', '::1').add('both.test', 'A', '127.0.0.5').fail('broken.test', 'SERVFAIL');
   });
 
