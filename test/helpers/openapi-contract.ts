@@ -12,7 +12,8 @@ export interface OpenApiDocument {
   components?: { schemas?: Record<string, unknown> };
 }
 
-interface OpenApiOperation {
+export interface OpenApiOperation {
+  operationId?: string;
   responses: Record<
     string,
     { content?: Record<string, { schema: object }>; headers?: Record<string, { schema: object }> }
