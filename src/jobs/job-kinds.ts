@@ -5,6 +5,8 @@
  */
 export const JobKinds = {
   callbackDelivery: 'callback.deliver',
+  subdomainDiscovery: 'subdomains.discover',
+  analysis: 'analysis.run',
 } as const;
 
 export type JobKind = (typeof JobKinds)[keyof typeof JobKinds];
