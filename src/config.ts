@@ -49,6 +49,30 @@ const schema = z.object({
   CALLBACK_TIMEOUT_MS: int(10_000, 100, 300_000),
   CALLBACK_RETRY_HOURS: int(24, 1, 168),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 300_000),
+  FINGERPRINTS_PATH: z.string().optional(),
+  FETCH_USER_AGENT: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; TechIntelBot/1.0)'),
+  FETCH_TIMEOUT_MS: int(20_000, 500, 120_000),
+  FETCH_CONNECT_TIMEOUT_MS: int(10_000, 200, 60_000),
+  FETCH_MAX_BODY_BYTES: int(5 * 1_048_576, 65_536, 50 * 1_048_576),
+  FETCH_MAX_REDIRECTS: int(5, 0, 20),
+  FETCH_MAX_SCRIPTS: int(10, 0, 50),
+  FETCH_MAX_SCRIPT_BYTES: int(524_288, 1024, 5 * 1_048_576),
+  FETCH_MAX_STYLESHEETS: int(5, 0, 50),
+  FETCH_TLS_VERIFY: bool(false),
+  CRAWL_MAX_PAGES: int(25, 1, 25),
+  CRAWL_CONCURRENCY_PER_HOST: int(2, 1, 16),
+  CRAWL_DEADLINE_MS: int(90_000, 1000, 600_000),
+  // Subdomain finder (issue 6). Active discovery and zone transfers send many queries to the
+  // domain's own name servers, so they are opt-in; the inline pass stays well inside the 10 s limit.
+  SUBDOMAIN_ACTIVE_DISCOVERY: bool(false),
+  SUBDOMAIN_ZONE_TRANSFER: bool(false),
+  SUBDOMAIN_ZONE_TRANSFER_PORT: int(53, 1, 65535),
+  SUBDOMAIN_INLINE_DNS_BUDGET_MS: int(5000, 100, 9000),
+  SUBDOMAIN_DNS_QUERY_TIMEOUT_MS: int(2000, 50, 30_000),
+  SUBDOMAIN_DNS_TRIES: int(2, 1, 5),
+  SUBDOMAIN_DISCOVERY_CONCURRENCY: int(10, 1, 200),
+  SUBDOMAIN_DISCOVERY_BUDGET_MS: int(120_000, 1000, 3_600_000),
+  SUBDOMAIN_WILDCARD_PROBES: int(3, 1, 10),
 });
 
 export type Config = Readonly<z.output<typeof schema>>;

@@ -6,31 +6,37 @@ import { buildAppSchema } from './graphql/build-schema';
 import { RunningHttpServer, startHttpServer } from './http/server';
 import { logger } from './logger';
 import { buildServices, Services } from './services/services';
+import { RunningWorker, startWorker } from './workers/worker-runtime';
 
 export interface RunningService {
   services: Services;
   http: RunningHttpServer;
+  /** The embedded worker (EMBEDDED_WORKER=true, the default). */
+  worker: RunningWorker | null;
   url: string;
   /** Graceful stop: no new requests, in-flight ones finish, job leases released, database closed. */
   stop(): Promise<void>;
 }
 
-/** Starts everything `npm start` runs: storage (migrated), services, HTTP + WebSocket. Tests call it too. */
+/** Starts everything `npm start` runs: storage (migrated), services, HTTP + WebSocket, the embedded worker. Tests call it too. */
 export async function startService(config: Config): Promise<RunningService> {
   const db = await Database.open(config.DATABASE_URL);
   const events = new EventBus();
   const services = await buildServices(config, db, events);
   const schema = await buildAppSchema(events);
   const http = await startHttpServer(services, schema);
+  const worker = config.EMBEDDED_WORKER ? startWorker(services) : null;
   let stopped = false;
   return {
     services,
     http,
+    worker,
     url: http.url,
     async stop() {
       if (stopped) return;
       stopped = true;
       await http.close();
+      await worker?.stop();
       await db.close();
       logger.info('service stopped');
     },

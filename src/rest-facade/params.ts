@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors';
+import { parseHttpUrl } from '../services/url-input';
 import type { ParamSpec } from './route';
 
 /**
@@ -21,13 +22,19 @@ function single(name: string, raw: unknown): string {
   return raw;
 }
 
-export function stringParam(opts: Common & { maxLength: number; pattern?: RegExp; patternText?: string }): ParamSpec<string> {
+export function stringParam(
+  opts: Common & { maxLength: number; pattern?: RegExp; patternText?: string },
+): ParamSpec<string> {
   return {
     name: opts.name,
     in: opts.in ?? 'query',
     required: opts.required ?? false,
     description: opts.description,
-    schema: { type: 'string', maxLength: opts.maxLength, ...(opts.pattern ? { pattern: opts.pattern.source } : {}) },
+    schema: {
+      type: 'string',
+      maxLength: opts.maxLength,
+      ...(opts.pattern ? { pattern: opts.pattern.source } : {}),
+    },
     parse(raw) {
       const value = single(opts.name, raw).trim();
       if (value.length === 0) throw new ValidationError(opts.name, `${opts.name} must not be empty`);
@@ -35,7 +42,10 @@ export function stringParam(opts: Common & { maxLength: number; pattern?: RegExp
         throw new ValidationError(opts.name, `${opts.name} must be at most ${opts.maxLength} characters`);
       }
       if (opts.pattern && !opts.pattern.test(value)) {
-        throw new ValidationError(opts.name, `${opts.name} ${opts.patternText ?? `must match ${opts.pattern.source}`}`);
+        throw new ValidationError(
+          opts.name,
+          `${opts.name} ${opts.patternText ?? `must match ${opts.pattern.source}`}`,
+        );
       }
       return value;
     },
@@ -76,7 +86,8 @@ export function integerParam(
     },
     parse(raw) {
       const text = typeof raw === 'number' ? String(raw) : single(opts.name, raw).trim();
-      if (!/^-?\d{1,15}$/.test(text)) throw new ValidationError(opts.name, `${opts.name} must be a whole number`);
+      if (!/^-?\d{1,15}$/.test(text))
+        throw new ValidationError(opts.name, `${opts.name} must be a whole number`);
       const value = Number(text);
       if (value < opts.min || value > opts.max) {
         throw new ValidationError(opts.name, `${opts.name} must be between ${opts.min} and ${opts.max}`);
@@ -90,7 +101,9 @@ export function integerParam(
 }
 
 /** A comma-separated list (the spec's `urls` and `domains`), with item count and length bounds. */
-export function csvParam(opts: Common & { minItems: number; maxItems: number; itemMaxLength: number }): ParamSpec<string[]> {
+export function csvParam(
+  opts: Common & { minItems: number; maxItems: number; itemMaxLength: number },
+): ParamSpec<string[]> {
   return {
     name: opts.name,
     in: opts.in ?? 'query',
@@ -103,11 +116,17 @@ export function csvParam(opts: Common & { minItems: number; maxItems: number; it
         .map((s) => s.trim())
         .filter(Boolean);
       if (items.length < opts.minItems || items.length > opts.maxItems) {
-        throw new ValidationError(opts.name, `${opts.name} must hold ${opts.minItems} to ${opts.maxItems} comma-separated values`);
+        throw new ValidationError(
+          opts.name,
+          `${opts.name} must hold ${opts.minItems} to ${opts.maxItems} comma-separated values`,
+        );
       }
       for (const item of items) {
         if (item.length > opts.itemMaxLength) {
-          throw new ValidationError(opts.name, `${opts.name}: each value must be at most ${opts.itemMaxLength} characters`);
+          throw new ValidationError(
+            opts.name,
+            `${opts.name}: each value must be at most ${opts.itemMaxLength} characters`,
+          );
         }
       }
       return items;
@@ -129,27 +148,10 @@ export function urlParam(opts: Common): ParamSpec<string> {
   };
 }
 
-export function parseHttpUrl(name: string, input: string): string {
-  const text = input.trim();
-  if (!text) throw new ValidationError(name, `${name} must not be empty`);
-  if (text.length > 2048) throw new ValidationError(name, `${name} must be at most 2048 characters`);
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
-    throw new ValidationError(name, `${name} must be a valid http(s) URL: ${JSON.stringify(text.slice(0, 100))}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ValidationError(name, `${name} must use http or https`);
-  }
-  if (url.username || url.password) throw new ValidationError(name, `${name} must not contain credentials`);
-  if (!url.hostname) throw new ValidationError(name, `${name} must name a host`);
-  return url.toString();
-}
-
 /** A closed set of values (e.g. the family of a usage path is fixed by the route, not a parameter). */
-export function enumParam<T extends string>(opts: Common & { values: readonly T[]; default?: T }): ParamSpec<T> {
+export function enumParam<T extends string>(
+  opts: Common & { values: readonly T[]; default?: T },
+): ParamSpec<T> {
   return {
     name: opts.name,
     in: opts.in ?? 'query',

@@ -2,11 +2,13 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { FAMILIES } from '../plans/plan-catalog';
 
 /** GraphQL enum values cannot contain dashes: crawl-v1 becomes CRAWL_V1. */
-export const FamilyEnum = Object.fromEntries(FAMILIES.map((f) => [f.toUpperCase().replace(/-/g, '_'), f])) as Record<
-  string,
-  string
->;
-registerEnumType(FamilyEnum, { name: 'EndpointFamily', description: 'A rate-limit bucket: one per endpoint family' });
+export const FamilyEnum = Object.fromEntries(
+  FAMILIES.map((f) => [f.toUpperCase().replace(/-/g, '_'), f]),
+) as Record<string, string>;
+registerEnumType(FamilyEnum, {
+  name: 'EndpointFamily',
+  description: 'A rate-limit bucket: one per endpoint family',
+});
 
 @ObjectType()
 export class UsageThrottle {

@@ -32,11 +32,18 @@ export class AccountService {
     private readonly credits: CreditService,
   ) {}
 
-  async createAccount(input: { name: string; email: string; plan: string; credits: number }): Promise<CreatedKey> {
+  async createAccount(input: {
+    name: string;
+    email: string;
+    plan: string;
+    credits: number;
+  }): Promise<CreatedKey> {
     const name = input.name?.trim();
-    if (!name || name.length > 200) throw new ValidationError('name', 'name is required (at most 200 characters)');
+    if (!name || name.length > 200)
+      throw new ValidationError('name', 'name is required (at most 200 characters)');
     if (!EMAIL.test(input.email ?? '')) throw new ValidationError('email', 'email must be an email address');
-    if (!isPlanName(input.plan)) throw new ValidationError('plan', `plan must be one of ${PLAN_NAMES.join(', ')}`);
+    if (!isPlanName(input.plan))
+      throw new ValidationError('plan', `plan must be one of ${PLAN_NAMES.join(', ')}`);
     if (!Number.isSafeInteger(input.credits) || input.credits < 0) {
       throw new ValidationError('credits', 'credits must be a non-negative whole number');
     }
@@ -103,7 +110,12 @@ export class AccountService {
       credits: account.credits,
       hasSigningSecret: Boolean(account.signingSecret),
       createdAt: account.createdAt,
-      keys: keys.map((k) => ({ id: k.id, prefix: k.keyPrefix, createdAt: k.createdAt, revokedAt: k.revokedAt })),
+      keys: keys.map((k) => ({
+        id: k.id,
+        prefix: k.keyPrefix,
+        createdAt: k.createdAt,
+        revokedAt: k.revokedAt,
+      })),
     };
   }
 
@@ -134,7 +146,11 @@ export class AccountService {
     });
   }
 
-  private async insertKey(m: import('typeorm').EntityManager, accountId: number, apiKey: string): Promise<number> {
+  private async insertKey(
+    m: import('typeorm').EntityManager,
+    accountId: number,
+    apiKey: string,
+  ): Promise<number> {
     const inserted = await m.insert(ApiKeyEntity, {
       accountId,
       keyHash: hashApiKey(apiKey),

@@ -58,7 +58,12 @@ export class CreditService {
   }
 
   /** Adds credits (operator grant or refund). */
-  async grant(accountId: number, amount: number, reason: string, kind: 'grant' | 'refund' = 'grant'): Promise<number> {
+  async grant(
+    accountId: number,
+    amount: number,
+    reason: string,
+    kind: 'grant' | 'refund' = 'grant',
+  ): Promise<number> {
     assertWholeCredits(amount);
     const balance = await this.db.transaction((m) => this.move(m, accountId, amount, kind, reason, null));
     this.announce(accountId, balance, amount, reason);
@@ -74,10 +79,23 @@ export class CreditService {
   /** A charge inside the caller's own transaction (e.g. a list finalised together with its charge). */
   async chargeWithin(m: EntityManager, caller: Caller, amount: number, reason: string): Promise<number> {
     assertWholeCredits(amount);
-    const remaining = await this.move(m, caller.principal.accountId, -amount, 'charge', reason, caller.requestId);
+    const remaining = await this.move(
+      m,
+      caller.principal.accountId,
+      -amount,
+      'charge',
+      reason,
+      caller.requestId,
+    );
     caller.meter.spent += amount;
     caller.meter.remaining = remaining;
     return remaining;
+  }
+
+  /** A refund inside the caller's transaction; announce() it after the commit if subscribers should know. */
+  async refundWithin(m: EntityManager, accountId: number, amount: number, reason: string): Promise<number> {
+    assertWholeCredits(amount);
+    return this.move(m, accountId, amount, 'refund', reason, null);
   }
 
   async ledger(accountId: number, limit: number, before?: number): Promise<LedgerPage> {

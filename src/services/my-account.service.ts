@@ -24,7 +24,9 @@ export class MyAccountService {
   }
 
   balance(caller: Caller): Promise<number> {
-    return this.free(caller, 'GET /v2/credits/balance/', () => this.credits.balance(caller.principal.accountId));
+    return this.free(caller, 'GET /v2/credits/balance/', () =>
+      this.credits.balance(caller.principal.accountId),
+    );
   }
 
   usage(caller: Caller, family: Family): Promise<UsageReport> {

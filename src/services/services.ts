@@ -1,13 +1,21 @@
 import type { Config } from '../config';
 import { Database } from '../db/database';
+import { DetectionEngine, loadFingerprints } from '../detection';
 import { EventBus } from '../events/event-bus';
+import type { FetchPageOptions } from '../fetch';
+import { JobQueue } from '../jobs/job.queue';
 import { AccountService } from './account.service';
+import { AnalysisService } from './analysis.service';
 import { AuthService } from './auth.service';
+import { CallbackService } from './callback.service';
 import { CreditService } from './credit.service';
 import { MeteringService } from './metering.service';
 import { MyAccountService } from './my-account.service';
 import { QuotaService } from './quota.service';
 import { RateLimitService } from './rate-limit.service';
+import { SiteAnalyzer } from './site-analyzer';
+import { SiteIndexService } from './site-index.service';
+import { buildSubdomainService, SubdomainService } from './subdomain.service';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -17,6 +25,7 @@ export interface Services {
   config: Config;
   db: Database;
   events: EventBus;
+  queue: JobQueue;
   accounts: AccountService;
   auth: AuthService;
   credits: CreditService;
@@ -24,9 +33,37 @@ export interface Services {
   rateLimit: RateLimitService;
   metering: MeteringService;
   myAccount: MyAccountService;
+  callbacks: CallbackService;
+  engine: DetectionEngine;
+  siteIndex: SiteIndexService;
+  analyzer: SiteAnalyzer;
+  analysis: AnalysisService;
+  subdomains: SubdomainService;
 }
 
-export async function buildServices(config: Config, db: Database, events = new EventBus()): Promise<Services> {
+/** What the fetcher is allowed to do, from the settings. */
+export function fetchOptionsOf(config: Config): FetchPageOptions {
+  return {
+    userAgent: config.FETCH_USER_AGENT,
+    timeoutMs: config.FETCH_TIMEOUT_MS,
+    connectTimeoutMs: config.FETCH_CONNECT_TIMEOUT_MS,
+    maxBodyBytes: config.FETCH_MAX_BODY_BYTES,
+    maxRedirects: config.FETCH_MAX_REDIRECTS,
+    maxScripts: config.FETCH_MAX_SCRIPTS,
+    maxScriptBytes: config.FETCH_MAX_SCRIPT_BYTES,
+    maxStylesheets: config.FETCH_MAX_STYLESHEETS,
+    rejectUnauthorized: config.FETCH_TLS_VERIFY,
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    dnsServers: config.DNS_SERVERS,
+    dnsTimeoutMs: config.DNS_TIMEOUT_MS,
+  };
+}
+
+export async function buildServices(
+  config: Config,
+  db: Database,
+  events = new EventBus(),
+): Promise<Services> {
   const credits = new CreditService(db, events);
   const accounts = new AccountService(db, credits);
   const demoAccountId = config.DEMO_API_KEY ? await accounts.ensureDemoAccount() : null;
@@ -35,5 +72,37 @@ export async function buildServices(config: Config, db: Database, events = new E
   const rateLimit = new RateLimitService();
   const metering = new MeteringService(quota, credits);
   const myAccount = new MyAccountService(accounts, credits, quota, metering);
-  return { config, db, events, accounts, auth, credits, quota, rateLimit, metering, myAccount };
+  const queue = new JobQueue(db, { defaultMaxAttempts: config.JOB_MAX_ATTEMPTS });
+  const callbacks = new CallbackService(db, queue, {
+    retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+  });
+  const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
+  const siteIndex = new SiteIndexService(db);
+  const analyzer = new SiteAnalyzer(engine, siteIndex, events, fetchOptionsOf(config), {
+    maxPages: config.CRAWL_MAX_PAGES,
+    concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
+    deadlineMs: config.CRAWL_DEADLINE_MS,
+  });
+  const analysis = new AnalysisService(db, analyzer, siteIndex, metering, callbacks, queue);
+  const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
+  return {
+    config,
+    db,
+    events,
+    queue,
+    accounts,
+    auth,
+    credits,
+    quota,
+    rateLimit,
+    metering,
+    myAccount,
+    callbacks,
+    engine,
+    siteIndex,
+    analyzer,
+    analysis,
+    subdomains,
+  };
 }

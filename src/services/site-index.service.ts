@@ -98,7 +98,10 @@ export class SiteIndexService {
   }
 
   async currentTechnologies(siteId: number): Promise<SiteTechnologyEntity[]> {
-    return this.db.manager.find(SiteTechnologyEntity, { where: { siteId }, order: { confidence: 'DESC', slug: 'ASC' } });
+    return this.db.manager.find(SiteTechnologyEntity, {
+      where: { siteId },
+      order: { confidence: 'DESC', slug: 'ASC' },
+    });
   }
 
   /** The monthly history of a site, oldest month first; null when the index has nothing. */
@@ -106,7 +109,9 @@ export class SiteIndexService {
     const site = await this.findSite(url);
     if (!site) return null;
     const now = options.now ?? new Date();
-    const from = monthOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (LOOKUP_MONTHS - 1), 1)));
+    const from = monthOf(
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (LOOKUP_MONTHS - 1), 1)),
+    );
     const months = await this.db.manager.find(SiteMonthEntity, {
       where: { siteId: site.id, month: MoreThanOrEqual(from) },
       order: { month: 'ASC' },
@@ -132,7 +137,11 @@ export class SiteIndexService {
     }));
   }
 
-  private async upsertSite(m: EntityManager, key: SiteKey, observation: SiteObservation): Promise<SiteEntity> {
+  private async upsertSite(
+    m: EntityManager,
+    key: SiteKey,
+    observation: SiteObservation,
+  ): Promise<SiteEntity> {
     const at = observation.at;
     await m
       .createQueryBuilder()
@@ -165,18 +174,33 @@ export class SiteIndexService {
     await m.update(
       SiteEntity,
       { id: site.id },
-      { languages: JSON.stringify(languages), language, title, hits: () => `hits + ${observation.pages.length}`, lastAnalyzedAt: at },
+      {
+        languages: JSON.stringify(languages),
+        language,
+        title,
+        hits: () => `hits + ${observation.pages.length}`,
+        lastAnalyzedAt: at,
+      },
     );
     return { ...site, languages: JSON.stringify(languages), language, title };
   }
 
-  private async upsertTechnologies(m: EntityManager, siteId: number, observation: SiteObservation): Promise<void> {
+  private async upsertTechnologies(
+    m: EntityManager,
+    siteId: number,
+    observation: SiteObservation,
+  ): Promise<void> {
     const slugs = observation.technologies.map((t) => t.slug);
     if (slugs.length === 0) return;
     const existing = new Map(
-      (await m.find(SiteTechnologyEntity, { where: { siteId, slug: In(slugs) } })).map((row) => [row.slug, row]),
+      (await m.find(SiteTechnologyEntity, { where: { siteId, slug: In(slugs) } })).map((row) => [
+        row.slug,
+        row,
+      ]),
     );
-    const rootSlugs = new Set(observation.pages.filter((p) => p.isRoot).flatMap((p) => p.technologies.map((t) => t.slug)));
+    const rootSlugs = new Set(
+      observation.pages.filter((p) => p.isRoot).flatMap((p) => p.technologies.map((t) => t.slug)),
+    );
     for (const tech of observation.technologies) {
       const row = existing.get(tech.slug);
       const rootPath = rootSlugs.has(tech.slug);
@@ -208,7 +232,12 @@ export class SiteIndexService {
     }
   }
 
-  private async upsertMonth(m: EntityManager, siteId: number, month: string, observation: SiteObservation): Promise<void> {
+  private async upsertMonth(
+    m: EntityManager,
+    siteId: number,
+    month: string,
+    observation: SiteObservation,
+  ): Promise<void> {
     await m
       .createQueryBuilder()
       .insert()
@@ -217,7 +246,11 @@ export class SiteIndexService {
       .orIgnore()
       .execute();
     const row = await m.findOneOrFail(SiteMonthEntity, { where: { siteId, month } });
-    const languages = union(parseList(row.languages), observation.pages.flatMap((p) => p.languages), MAX_LANGUAGES);
+    const languages = union(
+      parseList(row.languages),
+      observation.pages.flatMap((p) => p.languages),
+      MAX_LANGUAGES,
+    );
     await m.update(
       SiteMonthEntity,
       { siteId, month },
@@ -226,10 +259,16 @@ export class SiteIndexService {
     const slugs = observation.technologies.map((t) => t.slug);
     if (slugs.length === 0) return;
     const existing = new Map(
-      (await m.find(SiteMonthTechnologyEntity, { where: { siteId, month, slug: In(slugs) } })).map((r) => [r.slug, r]),
+      (await m.find(SiteMonthTechnologyEntity, { where: { siteId, month, slug: In(slugs) } })).map((r) => [
+        r.slug,
+        r,
+      ]),
     );
     for (const tech of observation.technologies) {
-      const pagesSeen = Math.max(1, observation.pages.filter((p) => p.technologies.some((t) => t.slug === tech.slug)).length);
+      const pagesSeen = Math.max(
+        1,
+        observation.pages.filter((p) => p.technologies.some((t) => t.slug === tech.slug)).length,
+      );
       const row = existing.get(tech.slug);
       if (!row) {
         await m.insert(SiteMonthTechnologyEntity, {

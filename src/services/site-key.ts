@@ -13,7 +13,10 @@ export interface SiteKey {
 /** How a URL maps onto a site of the index: example.com and www.example.com are one site. */
 export function siteKeyOf(url: string): SiteKey {
   const parsed = new URL(url);
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, '').replace(/^\[|\]$/g, '');
+  const host = parsed.hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[|\]$/g, '');
   const bare = host.startsWith('www.') ? host.slice(4) : host;
   const info = parse(bare, { allowPrivateDomains: false });
   const domain = info.isIp || !info.domain ? bare : info.domain;

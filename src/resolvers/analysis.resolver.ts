@@ -1,0 +1,104 @@
+import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { TOPICS } from '../events/event-bus';
+import { GraphQLContext, requireCaller } from '../graphql/context';
+import { RateLimited } from '../graphql/guards';
+import { AnalysisCompleted, LookupResult, LookupStatus, UrlAnalysis } from '../schema/analysis.type';
+import { toUrlAnalysis } from '../schema/analysis.mapper';
+import type { AnalysisCompletedEvent } from '../services/site-analyzer';
+import { parseFieldSets, parseUrlList } from './analysis-args';
+import { parseHttpUrl } from '../services/url-input';
+
+@Resolver()
+export class AnalysisResolver {
+  @Query(() => UrlAnalysis, { description: 'GET /analyze/v1/: analyse one page now' })
+  @RateLimited('analyze')
+  async analyze(@Ctx() ctx: GraphQLContext, @Arg('url') url: string): Promise<UrlAnalysis> {
+    const caller = requireCaller(ctx);
+    return toUrlAnalysis(await ctx.services.analysis.analyzeV1(caller, parseHttpUrl('url', url)));
+  }
+
+  @Query(() => [UrlAnalysis], {
+    description:
+      'GET /live/v2/: up to ten URLs; synchronous for one URL with recursive=false, else accepted with a callback',
+  })
+  @RateLimited('live')
+  async live(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('urls', () => [String]) urls: string[],
+    @Arg('callbackUrl', () => String, { nullable: true }) callbackUrl: string | null,
+    @Arg('recursive', { defaultValue: true }) recursive: boolean,
+    @Arg('sets', () => [String], { defaultValue: [] }) sets: string[],
+  ): Promise<UrlAnalysis[]> {
+    const caller = requireCaller(ctx);
+    const input = {
+      urls: parseUrlList(urls),
+      callbackUrl: callbackUrl ?? undefined,
+      recursive,
+      sets: parseFieldSets(sets),
+    };
+    return (await ctx.services.analysis.liveV2(caller, input, 'live-v2')).map(toUrlAnalysis);
+  }
+
+  @Query(() => [UrlAnalysis], {
+    description: 'GET /crawl/v2/: like live, recursive crawls follow links up to 25 pages',
+  })
+  @RateLimited('crawl-v2')
+  async crawl(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('urls', () => [String]) urls: string[],
+    @Arg('callbackUrl', () => String, { nullable: true }) callbackUrl: string | null,
+    @Arg('recursive', { defaultValue: true }) recursive: boolean,
+    @Arg('sets', () => [String], { defaultValue: [] }) sets: string[],
+  ): Promise<UrlAnalysis[]> {
+    const caller = requireCaller(ctx);
+    const input = {
+      urls: parseUrlList(urls),
+      callbackUrl: callbackUrl ?? undefined,
+      recursive,
+      sets: parseFieldSets(sets),
+    };
+    return (await ctx.services.analysis.liveV2(caller, input, 'crawl-v2')).map(toUrlAnalysis);
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'GET /crawl/v1/: crawl up to 25 pages; the result is POSTed to callbackUrl',
+  })
+  @RateLimited('crawl-v1')
+  async crawlV1(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('url') url: string,
+    @Arg('callbackUrl') callbackUrl: string,
+  ): Promise<boolean> {
+    await ctx.services.analysis.crawlV1(requireCaller(ctx), parseHttpUrl('url', url), callbackUrl);
+    return true;
+  }
+
+  @Query(() => LookupResult, { description: 'GET /lookup/v1/: the stored monthly history of a site' })
+  @RateLimited('lookup')
+  async lookup(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('url') url: string,
+    @Arg('callbackUrl', () => String, { nullable: true }) callbackUrl: string | null,
+    @Arg('denoise', { defaultValue: true }) denoise: boolean,
+  ): Promise<LookupResult> {
+    const outcome = await ctx.services.analysis.lookupV1(requireCaller(ctx), parseHttpUrl('url', url), {
+      callbackUrl: callbackUrl ?? undefined,
+      denoise,
+    });
+    if (outcome.kind === 'found') return { status: LookupStatus.FOUND, months: outcome.months };
+    return {
+      status: outcome.kind === 'received' ? LookupStatus.RECEIVED : LookupStatus.NOT_FOUND,
+      months: [],
+    };
+  }
+
+  @Subscription(() => AnalysisCompleted, {
+    topics: TOPICS.analysisCompleted,
+    filter: ({ payload, context }: { payload: AnalysisCompletedEvent; context: GraphQLContext }) =>
+      payload.accountId !== null && payload.accountId === context.caller?.principal.accountId,
+    description: "Pushes each of the caller's analyses as it completes (synchronous and background ones)",
+  })
+  analysisCompleted(@Root() event: AnalysisCompletedEvent): AnalysisCompleted {
+    return { url: event.url, ok: event.ok, technologies: event.technologies, pages: event.pages };
+  }
+}

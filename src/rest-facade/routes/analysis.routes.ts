@@ -1,0 +1,333 @@
+import { NotFoundError } from '../../errors';
+import type { JsonSchema } from '../json-schema';
+import { booleanParam, csvParam, stringParam, urlParam } from '../params';
+import type { RestRoute } from '../route';
+
+/** GraphQL shapes the analysis routes read (see src/schema/analysis.type.ts). */
+interface TechnologyData {
+  slug: string;
+  name: string;
+  version: string;
+  versions: string[];
+  confidence: number;
+  icon: string;
+  website: string;
+  confirmedAt: number;
+  categories: { id: number; slug: string; name: string }[];
+}
+
+interface UrlAnalysisData {
+  url: string;
+  state: 'ANALYSED' | 'FAILED' | 'ACCEPTED';
+  technologies: TechnologyData[];
+  errors: { type: string; message: string }[];
+  [set: string]: unknown;
+}
+
+const TECHNOLOGY_FIELDS =
+  'slug name version versions confidence icon website confirmedAt categories { id slug name }';
+const SET_FIELDS = ['title', 'description', 'language', 'email', 'phone', 'linkedin', 'twitter', 'facebook'];
+const URL_ANALYSIS_FIELDS = `url state technologies { ${TECHNOLOGY_FIELDS} } errors { type message } ${SET_FIELDS.join(' ')}`;
+
+/** The Application object: confidence as numeric text, version '' when unknown, categories as [{id: name}]. */
+function toApplication(t: TechnologyData) {
+  return {
+    name: t.name,
+    confidence: String(t.confidence),
+    version: t.version,
+    icon: t.icon,
+    website: t.website,
+    categories: t.categories.map((c) => ({ [String(c.id)]: c.name })),
+  };
+}
+
+/** The Live/Crawl v2 per-URL object: technologies, errors (as text), or crawl: true. */
+function toLiveObject(a: UrlAnalysisData): Record<string, unknown> {
+  if (a.state === 'ACCEPTED') return { url: a.url, crawl: true };
+  if (a.state === 'FAILED') return { url: a.url, errors: a.errors.map((e) => e.message) };
+  const out: Record<string, unknown> = {
+    url: a.url,
+    technologies: a.technologies.map((t) => ({
+      slug: t.slug,
+      name: t.name,
+      versions: t.versions,
+      categories: t.categories,
+      confidence: t.confidence,
+      confirmedAt: t.confirmedAt,
+    })),
+  };
+  for (const field of SET_FIELDS) if (a[field] !== null && a[field] !== undefined) out[field] = a[field];
+  return out;
+}
+
+const categoryEntrySchema: JsonSchema = {
+  type: 'object',
+  description: 'A single entry: category id (as text) → category name',
+  additionalProperties: { type: 'string' },
+};
+const applicationSchema: JsonSchema = {
+  type: 'object',
+  required: ['name', 'confidence', 'version', 'icon', 'website', 'categories'],
+  properties: {
+    name: { type: 'string' },
+    confidence: { type: 'string', description: 'Numeric text, 0-100' },
+    version: { type: 'string', description: "'' when unknown" },
+    icon: { type: 'string' },
+    website: { type: 'string' },
+    categories: { type: 'array', items: categoryEntrySchema },
+  },
+};
+const errorItemSchema: JsonSchema = {
+  type: 'object',
+  required: ['type', 'message'],
+  properties: {
+    type: { type: 'string', enum: ['RESPONSE_NOT_OK', 'NO_RESPONSE', 'NO_HTML_DOCUMENT'] },
+    message: { type: 'string' },
+  },
+};
+const technologySchema: JsonSchema = {
+  type: 'object',
+  required: ['slug', 'name', 'versions', 'categories'],
+  properties: {
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    versions: { type: 'array', items: { type: 'string' } },
+    categories: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'slug', 'name'],
+        properties: { id: { type: 'integer' }, slug: { type: 'string' }, name: { type: 'string' } },
+      },
+    },
+    confidence: { type: 'integer', description: '0-100' },
+    confirmedAt: { type: 'integer', description: 'UNIX seconds' },
+  },
+};
+const liveItemSchema: JsonSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['url', 'technologies'],
+      properties: {
+        url: { type: 'string' },
+        technologies: { type: 'array', items: technologySchema },
+        title: { type: 'string' },
+        description: { type: 'string' },
+        language: { type: 'string' },
+        email: { type: 'array', items: { type: 'string' } },
+        phone: { type: 'array', items: { type: 'string' } },
+        linkedin: { type: 'array', items: { type: 'string' } },
+        twitter: { type: 'array', items: { type: 'string' } },
+        facebook: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    {
+      type: 'object',
+      required: ['url', 'errors'],
+      properties: { url: { type: 'string' }, errors: { type: 'array', items: { type: 'string' } } },
+    },
+    {
+      type: 'object',
+      required: ['url', 'crawl'],
+      properties: { url: { type: 'string' }, crawl: { const: true } },
+    },
+  ],
+};
+const receivedSchema: JsonSchema = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { const: 'received' } },
+};
+
+const callbackParam = (required: boolean, description: string) =>
+  stringParam({ name: 'callback_url', required, maxLength: 2048, description });
+
+function liveRoute(
+  path: string,
+  field: 'live' | 'crawl',
+  family: 'live' | 'crawl-v2',
+  summary: string,
+): RestRoute {
+  return {
+    method: 'GET',
+    path,
+    operationId: field === 'live' ? 'getLiveV2' : 'getCrawlV2',
+    summary,
+    description:
+      'recursive=false with one URL answers synchronously. Recursive requests (the default) and several URLs need ' +
+      'callback_url: the answer is [{url, crawl: true}] (202) and one signed callback per URL follows.',
+    tag: field === 'live' ? 'Live' : 'Crawl',
+    family,
+    params: [
+      csvParam({
+        name: 'urls',
+        required: true,
+        minItems: 1,
+        maxItems: 10,
+        itemMaxLength: 2048,
+        description: 'One to ten comma-separated website URLs',
+      }),
+      callbackParam(false, 'Required when recursive is true (the default) or more than one URL is given'),
+      booleanParam({
+        name: 'recursive',
+        default: true,
+        description:
+          field === 'live' ? 'false: analyse one page synchronously' : 'true: crawl up to 25 pages per URL',
+      }),
+      csvParam({
+        name: 'sets',
+        minItems: 1,
+        maxItems: 10,
+        itemMaxLength: 20,
+        description: 'Extra field sets: meta, locale, email, phone, social, or all',
+      }),
+    ],
+    operation: `query Live($urls: [String!]!, $callbackUrl: String, $recursive: Boolean!, $sets: [String!]!) {
+      ${field}(urls: $urls, callbackUrl: $callbackUrl, recursive: $recursive, sets: $sets) { ${URL_ANALYSIS_FIELDS} }
+    }`,
+    variables: (v) => ({
+      urls: v.urls,
+      callbackUrl: v.callback_url ?? null,
+      recursive: v.recursive ?? true,
+      sets: v.sets ?? [],
+    }),
+    respond: (data) => {
+      const results = data[field] as UrlAnalysisData[];
+      const accepted = results.every((r) => r.state === 'ACCEPTED');
+      return { status: accepted ? 202 : 200, body: results.map(toLiveObject) };
+    },
+    responses: {
+      200: {
+        description: 'Synchronous result, one object per URL',
+        schema: { type: 'array', items: liveItemSchema },
+      },
+      202: {
+        description: 'Accepted: results follow by callback, one per URL',
+        schema: { type: 'array', items: liveItemSchema },
+      },
+    },
+  };
+}
+
+export const ANALYSIS_ROUTES: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/analyze/v1',
+    operationId: 'getAnalyzeV1',
+    summary: 'Analyse a single page synchronously',
+    description:
+      'A site that cannot be analysed gives status "error" with typed errors; it counts toward the quota but costs no credits.',
+    tag: 'Analyze',
+    family: 'analyze',
+    params: [urlParam({ name: 'url', required: true, description: 'The page to analyse' })],
+    operation: `query Analyze($url: String!) { analyze(url: $url) { ${URL_ANALYSIS_FIELDS} } }`,
+    variables: (v) => ({ url: v.url }),
+    respond: (data) => {
+      const a = data.analyze as UrlAnalysisData;
+      if (a.state === 'FAILED')
+        return { status: 200, body: { status: 'error', errors: a.errors, applications: [] } };
+      return { status: 200, body: { status: 'success', applications: a.technologies.map(toApplication) } };
+    },
+    responses: {
+      200: {
+        description: 'The applications found, or status error with the reasons',
+        schema: {
+          type: 'object',
+          required: ['status', 'applications'],
+          properties: {
+            status: { type: 'string', enum: ['success', 'error'] },
+            applications: { type: 'array', items: applicationSchema },
+            errors: { type: 'array', items: errorItemSchema },
+          },
+        },
+      },
+    },
+  },
+  liveRoute('/live/v2', 'live', 'live', 'Real-time analysis of up to ten sites'),
+  liveRoute('/crawl/v2', 'crawl', 'crawl-v2', 'Crawl up to ten sites, up to 25 pages each'),
+  {
+    method: 'GET',
+    path: '/crawl/v1',
+    operationId: 'getCrawlV1',
+    summary: 'Crawl a site (up to 25 pages); the result is POSTed to callback_url',
+    tag: 'Crawl',
+    family: 'crawl-v1',
+    params: [
+      urlParam({ name: 'url', required: true, description: 'The first page to analyse' }),
+      callbackParam(true, 'Receives {url, applications, status} (or status error with errors)'),
+    ],
+    operation:
+      'mutation CrawlV1($url: String!, $callbackUrl: String!) { crawlV1(url: $url, callbackUrl: $callbackUrl) }',
+    variables: (v) => ({ url: v.url, callbackUrl: v.callback_url }),
+    respond: () => ({ status: 202, body: { status: 'received' } }),
+    responses: { 202: { description: 'Accepted', schema: receivedSchema } },
+  },
+  {
+    method: 'GET',
+    path: '/lookup/v1',
+    operationId: 'getLookupV1',
+    summary: 'Look a site up in the index (monthly history, up to six months back)',
+    description:
+      'No stored result: with callback_url the site is crawled and {url, applications} POSTed within two minutes (202); ' +
+      'without it, 404 (still counted toward the quota). `hits` counts the page views of the site this service recorded that month.',
+    tag: 'Lookup',
+    family: 'lookup',
+    params: [
+      urlParam({ name: 'url', required: true, description: 'The site to look up' }),
+      callbackParam(false, 'Where to POST the result when the site is not indexed yet'),
+      booleanParam({ name: 'denoise', default: true, description: 'Exclude low-confidence results' }),
+    ],
+    operation: `query Lookup($url: String!, $callbackUrl: String, $denoise: Boolean!) {
+      lookup(url: $url, callbackUrl: $callbackUrl, denoise: $denoise) {
+        status months { monthYear languages applications { name categories versions hits } }
+      }
+    }`,
+    variables: (v) => ({ url: v.url, callbackUrl: v.callback_url ?? null, denoise: v.denoise ?? true }),
+    respond: (data, values) => {
+      const result = data.lookup as { status: string; months: unknown[] };
+      if (result.status === 'FOUND') return { status: 200, body: result.months };
+      if (result.status === 'RECEIVED') return { status: 202, body: { status: 'received' } };
+      throw new NotFoundError(
+        `No stored result for ${String(values.url)}; pass callback_url to have the site indexed`,
+      );
+    },
+    responses: {
+      200: {
+        description: 'Monthly results, oldest month first',
+        schema: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['monthYear', 'languages', 'applications'],
+            properties: {
+              monthYear: { type: 'string', pattern: '^\\d{2}-\\d{4}$' },
+              languages: { type: 'array', items: { type: 'string' } },
+              applications: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['name', 'categories', 'versions', 'hits'],
+                  properties: {
+                    name: { type: 'string' },
+                    categories: { type: 'array', items: { type: 'string' } },
+                    versions: { type: 'array', items: { type: 'string' } },
+                    hits: { type: 'integer' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      202: {
+        description: 'Not indexed yet: the site is crawled and the result POSTed to callback_url',
+        schema: receivedSchema,
+      },
+      404: {
+        description: 'No stored result and no callback_url (counted toward the quota)',
+        schema: { $ref: '#/components/schemas/Error' },
+      },
+    },
+  },
+];

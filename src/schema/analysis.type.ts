@@ -1,0 +1,124 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DetectedTechnologyType } from './technology.type';
+
+@ObjectType({ description: 'Why a site could not be analysed' })
+export class AnalysisError {
+  @Field({ description: 'RESPONSE_NOT_OK, NO_RESPONSE or NO_HTML_DOCUMENT' })
+  type: string;
+
+  @Field()
+  message: string;
+}
+
+export enum UrlAnalysisState {
+  ANALYSED = 'analysed',
+  FAILED = 'failed',
+  ACCEPTED = 'accepted',
+}
+registerEnumType(UrlAnalysisState, {
+  name: 'UrlAnalysisState',
+  description: 'analysed now, failed now, or accepted for analysis with a callback',
+});
+
+@ObjectType({ description: 'The analysis of one URL (Analyze v1, Live v2, Crawl v2)' })
+export class UrlAnalysis {
+  @Field()
+  url: string;
+
+  @Field(() => UrlAnalysisState)
+  state: UrlAnalysisState;
+
+  @Field(() => [DetectedTechnologyType])
+  technologies: DetectedTechnologyType[];
+
+  @Field(() => [AnalysisError])
+  errors: AnalysisError[];
+
+  @Field(() => String, { nullable: true, description: 'sets=meta' })
+  title: string | null;
+
+  @Field(() => String, { nullable: true, description: 'sets=meta' })
+  description: string | null;
+
+  @Field(() => String, { nullable: true, description: 'sets=locale' })
+  language: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'sets=email' })
+  email: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'sets=phone' })
+  phone: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'sets=social' })
+  linkedin: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'sets=social' })
+  twitter: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'sets=social' })
+  facebook: string[] | null;
+}
+
+@ObjectType()
+export class LookupApplication {
+  @Field()
+  name: string;
+
+  @Field()
+  slug: string;
+
+  @Field(() => [String])
+  categories: string[];
+
+  @Field(() => [String])
+  versions: string[];
+
+  @Field(() => Int, { description: 'Recorded page views of the site that month on which it was detected' })
+  hits: number;
+
+  @Field(() => Int)
+  confidence: number;
+}
+
+@ObjectType()
+export class LookupMonthType {
+  @Field({ description: 'MM-YYYY' })
+  monthYear: string;
+
+  @Field(() => [String])
+  languages: string[];
+
+  @Field(() => [LookupApplication])
+  applications: LookupApplication[];
+}
+
+export enum LookupStatus {
+  FOUND = 'found',
+  RECEIVED = 'received',
+  NOT_FOUND = 'not-found',
+}
+registerEnumType(LookupStatus, { name: 'LookupStatus' });
+
+@ObjectType({ description: 'Lookup v1: the stored months, or indexing accepted, or nothing stored' })
+export class LookupResult {
+  @Field(() => LookupStatus)
+  status: LookupStatus;
+
+  @Field(() => [LookupMonthType])
+  months: LookupMonthType[];
+}
+
+@ObjectType({ description: 'An analysis of the caller finished' })
+export class AnalysisCompleted {
+  @Field()
+  url: string;
+
+  @Field()
+  ok: boolean;
+
+  @Field(() => [String], { description: 'Slugs of the technologies found' })
+  technologies: string[];
+
+  @Field(() => Int)
+  pages: number;
+}

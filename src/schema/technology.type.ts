@@ -1,0 +1,72 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'A category of technologies' })
+export class TechnologyCategory {
+  @Field(() => Int)
+  id: number;
+
+  @Field()
+  slug: string;
+
+  @Field()
+  name: string;
+}
+
+@ObjectType({ description: 'Why a technology was detected: the pattern and what it matched' })
+export class DetectionEvidence {
+  @Field({
+    description: 'Pattern kind: url, html, headers, cookies, meta, scriptSrc, scripts, dom, dns, implies...',
+  })
+  kind: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Header, cookie, meta or DNS record name; CSS selector',
+  })
+  key: string | null;
+
+  @Field()
+  pattern: string;
+
+  @Field()
+  matched: string;
+}
+
+@ObjectType({ description: 'A technology detected on a site' })
+export class DetectedTechnologyType {
+  @Field()
+  slug: string;
+
+  @Field()
+  name: string;
+
+  @Field({ description: "Best single version, '' when unknown" })
+  version: string;
+
+  @Field(() => [String])
+  versions: string[];
+
+  @Field(() => [TechnologyCategory])
+  categories: TechnologyCategory[];
+
+  @Field(() => Int, { description: '0-100' })
+  confidence: number;
+
+  @Field()
+  icon: string;
+
+  @Field()
+  website: string;
+
+  @Field(() => String, { nullable: true })
+  cpe: string | null;
+
+  @Field({ description: 'Found only because another detected technology implies it' })
+  implied: boolean;
+
+  @Field(() => Int, { description: 'UNIX seconds of the analysis that confirmed it' })
+  confirmedAt: number;
+
+  @Field(() => [DetectionEvidence])
+  evidence: DetectionEvidence[];
+}

@@ -1,0 +1,232 @@
+import { DENOISE_THRESHOLD } from '../detection';
+import { ValidationError } from '../errors';
+import { JobKinds } from '../jobs/job-kinds';
+import { JobQueue } from '../jobs/job.queue';
+import { Database } from '../db/database';
+import { CREDIT_PRICES } from '../plans/credit-prices';
+import type { DetectedTechnology } from '../detection';
+import { ErrorObject, toErrorObject } from './analysis-shapes';
+import type { PageAttributes } from './page-attributes';
+import type { Caller } from './caller';
+import { CallbackService } from './callback.service';
+import { MeteringService } from './metering.service';
+import type { FieldSet } from './page-attributes';
+import { LookupMonth, SiteIndexService } from './site-index.service';
+import { SiteAnalyzer } from './site-analyzer';
+
+/** What an analysis job does and which callback body it produces. */
+export type AnalysisForm = 'live-v2' | 'crawl-v2' | 'crawl-v1' | 'lookup-v1';
+
+export interface AnalysisJobPayload {
+  accountId: number;
+  requestId: string;
+  url: string;
+  form: AnalysisForm;
+  recursive: boolean;
+  sets: FieldSet[];
+  callbackUrl: string;
+  /** Credits charged when the request was accepted: refunded if the analysis fails entirely. */
+  charged: number;
+}
+
+/** The outcome for one URL; transports shape it into their documented forms. */
+export type UrlOutcome =
+  | {
+      url: string;
+      state: 'analysed';
+      technologies: DetectedTechnology[];
+      analysedAt: Date;
+      attributes: PageAttributes;
+    }
+  | { url: string; state: 'failed'; errors: ErrorObject[] }
+  | { url: string; state: 'accepted' };
+
+export type LookupOutcome =
+  { kind: 'found'; months: LookupMonth[] } | { kind: 'received' } | { kind: 'not-found'; url: string };
+
+export interface LiveInput {
+  urls: string[];
+  callbackUrl?: string;
+  recursive: boolean;
+  sets: FieldSet[];
+}
+
+/** The synchronous budget of Analyze and Live/Crawl v2: inside the spec's 30 s request timeout. */
+const SYNC_DEADLINE_MS = 25_000;
+
+/**
+ * The analysis endpoints (Analyze v1, Live v2, Crawl v2, Crawl v1, Lookup v1) as service calls.
+ * Synchronous ones analyse inline and are charged only when they succeed; asynchronous ones are
+ * charged on acceptance, run as durable jobs, POST their result to the callback, and refund the
+ * charge when the site could not be analysed at all.
+ */
+export class AnalysisService {
+  constructor(
+    private readonly db: Database,
+    private readonly analyzer: SiteAnalyzer,
+    private readonly index: SiteIndexService,
+    private readonly metering: MeteringService,
+    private readonly callbacks: CallbackService,
+    private readonly queue: JobQueue,
+  ) {}
+
+  /** GET /analyze/v1/: one page, now. A failure is a normal answer (status error), counted but not charged. */
+  async analyzeV1(caller: Caller, url: string): Promise<UrlOutcome> {
+    const price = CREDIT_PRICES.analyze;
+    return this.metering.run(
+      caller,
+      {
+        minimumCost: price.credits,
+        cost: (out) => (out.state === 'analysed' ? price.credits : 0),
+        reason: price.endpoint,
+      },
+      () => this.analyseNow(caller, url, []),
+    );
+  }
+
+  /** GET /live/v2/ and GET /crawl/v2/. */
+  async liveV2(caller: Caller, input: LiveInput, form: 'live-v2' | 'crawl-v2'): Promise<UrlOutcome[]> {
+    const urls = [...new Set(input.urls)];
+    const prices =
+      form === 'live-v2'
+        ? { page: CREDIT_PRICES.liveUrl, crawl: CREDIT_PRICES.liveCrawl }
+        : { page: CREDIT_PRICES.crawlV2Url, crawl: CREDIT_PRICES.crawlV2Crawl };
+    if (!input.recursive && urls.length > 1 && !input.callbackUrl) {
+      throw new ValidationError('callback_url', 'callback_url is required when more than one URL is given');
+    }
+    if (input.recursive && !input.callbackUrl) {
+      throw new ValidationError(
+        'callback_url',
+        'callback_url is required when recursive is true (the default)',
+      );
+    }
+    if (input.callbackUrl) {
+      const callbackUrl = await this.callbacks.validateUrl(input.callbackUrl);
+      const price = input.recursive ? prices.crawl : prices.page;
+      const total = price.credits * urls.length;
+      return this.metering.run(
+        caller,
+        { minimumCost: total, cost: () => total, reason: price.endpoint },
+        () =>
+          this.enqueue(caller, urls, {
+            form,
+            recursive: input.recursive,
+            sets: input.sets,
+            callbackUrl,
+            chargedEach: price.credits,
+          }),
+      );
+    }
+    const price = prices.page;
+    return this.metering.run(
+      caller,
+      {
+        minimumCost: price.credits,
+        cost: (out) => (out[0].state === 'analysed' ? price.credits : 0),
+        reason: price.endpoint,
+      },
+      async () => [await this.analyseNow(caller, urls[0], input.sets)],
+    );
+  }
+
+  private async analyseNow(caller: Caller, url: string, sets: FieldSet[]): Promise<UrlOutcome> {
+    const analysis = await this.analyzer.analyzePage(url, {
+      signal: AbortSignal.timeout(SYNC_DEADLINE_MS),
+      sets,
+      accountId: caller.principal.accountId,
+    });
+    if (!analysis.ok) return { url, state: 'failed', errors: analysis.errors.map(toErrorObject) };
+    return {
+      url,
+      state: 'analysed',
+      technologies: analysis.result.technologies,
+      analysedAt: analysis.analysedAt,
+      attributes: analysis.attributes,
+    };
+  }
+
+  /** GET /crawl/v1/: accepted now (202), crawled by a job, result POSTed to the callback. */
+  async crawlV1(caller: Caller, url: string, callbackUrl: string): Promise<void> {
+    const valid = await this.callbacks.validateUrl(callbackUrl);
+    const price = CREDIT_PRICES.crawlV1;
+    await this.metering.run(
+      caller,
+      { minimumCost: price.credits, cost: () => price.credits, reason: price.endpoint },
+      () =>
+        this.enqueue(caller, [url], {
+          form: 'crawl-v1',
+          recursive: true,
+          sets: [],
+          callbackUrl: valid,
+          chargedEach: price.credits,
+        }),
+    );
+  }
+
+  /** GET /lookup/v1/: the index's months (200), or indexing with a callback (202), or nothing (404, still counted). */
+  async lookupV1(
+    caller: Caller,
+    url: string,
+    options: { callbackUrl?: string; denoise: boolean },
+  ): Promise<LookupOutcome> {
+    const callbackUrl = options.callbackUrl
+      ? await this.callbacks.validateUrl(options.callbackUrl)
+      : undefined;
+    const hit = CREDIT_PRICES.lookupHit;
+    const indexing = CREDIT_PRICES.lookupIndex;
+    return this.metering.run<LookupOutcome>(
+      caller,
+      {
+        minimumCost: 0,
+        cost: (outcome) =>
+          outcome.kind === 'found' ? hit.credits : outcome.kind === 'received' ? indexing.credits : 0,
+        reason: hit.endpoint,
+      },
+      async () => {
+        const months = await this.index.lookup(url, {
+          minConfidence: options.denoise ? DENOISE_THRESHOLD : 0,
+        });
+        if (months) return { kind: 'found', months };
+        if (!callbackUrl) return { kind: 'not-found', url };
+        await this.enqueue(caller, [url], {
+          form: 'lookup-v1',
+          recursive: true,
+          sets: [],
+          callbackUrl,
+          chargedEach: indexing.credits,
+        });
+        return { kind: 'received' };
+      },
+    );
+  }
+
+  /** Enqueues one analysis job per URL in one transaction: all are accepted, or none. */
+  private async enqueue(
+    caller: Caller,
+    urls: string[],
+    job: {
+      form: AnalysisForm;
+      recursive: boolean;
+      sets: FieldSet[];
+      callbackUrl: string;
+      chargedEach: number;
+    },
+  ): Promise<UrlOutcome[]> {
+    await this.db.transaction(async (m) => {
+      for (const url of urls) {
+        const payload: AnalysisJobPayload = {
+          accountId: caller.principal.accountId,
+          requestId: caller.requestId,
+          url,
+          form: job.form,
+          recursive: job.recursive,
+          sets: job.sets,
+          callbackUrl: job.callbackUrl,
+          charged: caller.principal.isDemo ? 0 : job.chargedEach,
+        };
+        await this.queue.enqueue(m, JobKinds.analysis, payload, { maxAttempts: 3 });
+      }
+    });
+    return urls.map((url) => ({ url, state: 'accepted' as const }));
+  }
+}

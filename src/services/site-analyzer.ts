@@ -1,0 +1,179 @@
+import { DetectionEngine, DetectionResult, mergeResults } from '../detection';
+import { EventBus, TOPICS } from '../events/event-bus';
+import { crawlSite, FetchError, fetchPage, FetchedPage, FetchPageOptions } from '../fetch';
+import { logger } from '../logger';
+import { attributesOf, FieldSet, PageAttributes, titleOf } from './page-attributes';
+import { AnalysedPage, SiteIndexService } from './site-index.service';
+
+export type Analysis =
+  | {
+      ok: true;
+      url: string;
+      result: DetectionResult;
+      pages: number;
+      attributes: PageAttributes;
+      analysedAt: Date;
+    }
+  | { ok: false; url: string; errors: FetchError[]; analysedAt: Date };
+
+export interface AnalysisCompletedEvent {
+  /** The account that asked, so subscribers only see their own analyses. */
+  accountId: number | null;
+  url: string;
+  ok: boolean;
+  technologies: string[];
+  pages: number;
+}
+
+export interface AnalyzeOptions {
+  signal?: AbortSignal;
+  sets?: readonly FieldSet[];
+  accountId?: number;
+}
+
+export interface CrawlSettings {
+  maxPages: number;
+  concurrencyPerHost: number;
+  deadlineMs: number;
+}
+
+/**
+ * Fetch → detect → record: the one path by which a site is analysed, for a single page (Analyze,
+ * Live/Crawl v2 non-recursive) or a crawl of up to 25 pages (Crawl, Live recursive, Lookup's
+ * indexing). Every successful analysis lands in the site index and is announced on the event bus.
+ */
+export class SiteAnalyzer {
+  constructor(
+    private readonly engine: DetectionEngine,
+    private readonly index: SiteIndexService,
+    private readonly events: EventBus,
+    private readonly fetchOptions: FetchPageOptions,
+    private readonly crawlSettings: CrawlSettings,
+  ) {}
+
+  async analyzePage(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
+    const analysedAt = new Date();
+    let page: FetchedPage;
+    try {
+      page = await fetchPage(url, { ...this.fetchOptions, signal: options.signal });
+    } catch (error) {
+      return this.failed(url, [asFetchError(error)], analysedAt, options.accountId);
+    }
+    const result = this.engine.analyze(page.input);
+    await this.record(
+      url,
+      [{ page, result, isRoot: isRootPath(page.input.url) }],
+      result,
+      page.hostnames,
+      analysedAt,
+      options.accountId,
+    );
+    return {
+      ok: true,
+      url,
+      result,
+      pages: 1,
+      attributes: attributesOf([page], options.sets ?? []),
+      analysedAt,
+    };
+  }
+
+  async crawl(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
+    const analysedAt = new Date();
+    const analysed: { page: FetchedPage; result: DetectionResult; isRoot: boolean }[] = [];
+    const crawl = await crawlSite(url, {
+      ...this.fetchOptions,
+      signal: options.signal,
+      maxPages: this.crawlSettings.maxPages,
+      concurrencyPerHost: this.crawlSettings.concurrencyPerHost,
+      deadlineMs: this.crawlSettings.deadlineMs,
+      onPage: (crawled) => {
+        if (crawled.page)
+          analysed.push({
+            page: crawled.page,
+            result: this.engine.analyze(crawled.page.input),
+            isRoot: crawled.isRoot,
+          });
+      },
+    });
+    if (analysed.length === 0) {
+      const errors = crawl.pages.map((p) => p.error).filter((e): e is FetchError => Boolean(e));
+      const first = errors.length
+        ? errors.slice(0, 1)
+        : [new FetchError('NO_RESPONSE', 'No page could be fetched')];
+      return this.failed(url, first, analysedAt, options.accountId);
+    }
+    const merged = mergeResults(analysed.map((a) => a.result));
+    await this.record(url, analysed, merged, crawl.hostnames, analysedAt, options.accountId);
+    return {
+      ok: true,
+      url,
+      result: merged,
+      pages: analysed.length,
+      attributes: attributesOf(
+        analysed.map((a) => a.page),
+        options.sets ?? [],
+      ),
+      analysedAt,
+    };
+  }
+
+  private async record(
+    url: string,
+    analysed: { page: FetchedPage; result: DetectionResult; isRoot: boolean }[],
+    merged: DetectionResult,
+    hostnames: string[],
+    at: Date,
+    accountId: number | undefined,
+  ): Promise<void> {
+    const pages: AnalysedPage[] = analysed.map(({ page, result, isRoot }) => ({
+      url: page.input.url,
+      isRoot,
+      technologies: result.technologies,
+      languages: page.languages,
+      title: isRoot ? titleOf(page.input.html) : undefined,
+    }));
+    // The index is keyed by the site that answered (after redirects), not the URL typed in.
+    const siteUrl = analysed[0].page.input.url || url;
+    await this.index.record({ url: siteUrl, pages, technologies: merged.technologies, hostnames, at });
+    const event: AnalysisCompletedEvent = {
+      accountId: accountId ?? null,
+      url,
+      ok: true,
+      technologies: merged.technologies.map((t) => t.slug),
+      pages: pages.length,
+    };
+    this.events.publish(TOPICS.analysisCompleted, event);
+  }
+
+  private failed(
+    url: string,
+    errors: FetchError[],
+    analysedAt: Date,
+    accountId: number | undefined,
+  ): Analysis {
+    const event: AnalysisCompletedEvent = {
+      accountId: accountId ?? null,
+      url,
+      ok: false,
+      technologies: [],
+      pages: 0,
+    };
+    this.events.publish(TOPICS.analysisCompleted, event);
+    logger.debug({ url, errors: errors.map((e) => e.type) }, 'analysis failed');
+    return { ok: false, url, errors, analysedAt };
+  }
+}
+
+function asFetchError(error: unknown): FetchError {
+  if (error instanceof FetchError) return error;
+  return new FetchError('NO_RESPONSE', error instanceof Error ? error.message : String(error));
+}
+
+function isRootPath(url: string): boolean {
+  try {
+    return new URL(url).pathname === '/';
+  } catch {
+    return false;
+  }
+}

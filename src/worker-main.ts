@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config';
+import { Database } from './db/database';
+import { logger } from './logger';
+import { buildServices } from './services/services';
+import { startWorker } from './workers/worker-runtime';
+
+/**
+ * `npm run worker`: an extra worker process running jobs from the shared database (MySQL/MariaDB
+ * for many processes; SQLite works for processes on one machine). SIGTERM or SIGINT stops claiming,
+ * lets running jobs finish within SHUTDOWN_GRACE_MS and hands the rest back to the queue.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  logger.level = config.LOG_LEVEL;
+  const db = await Database.open(config.DATABASE_URL);
+  const services = await buildServices(config, db);
+  const worker = startWorker(services);
+  logger.info('worker started');
+
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down');
+    await worker.stop();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', (signal) => void shutdown(signal));
+  process.on('SIGINT', (signal) => void shutdown(signal));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  logger.fatal({ err: error }, 'worker failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+import { JobHandlerRegistry, JobKinds } from '../jobs';
+import type { Services } from '../services/services';
+import { createAnalysisHandler } from './analysis.worker';
+import { createCallbackDeliveryHandler } from './callback-delivery.worker';
+import type { CallbackPost } from './callback-http.client';
+import { createSubdomainDiscoveryHandler } from './subdomain-discovery.worker';
+
+/** What the service's job handlers need: the service graph, plus the callback HTTP client. */
+export interface JobHandlerDependencies {
+  services: Services;
+  callbackPost: CallbackPost;
+}
+
+/** Registers the one handler of every job kind in src/jobs/job-kinds.ts. */
+export function registerJobHandlers(registry: JobHandlerRegistry, deps: JobHandlerDependencies): JobHandlerRegistry {
+  const { services } = deps;
+  registry.register(
+    JobKinds.callbackDelivery,
+    createCallbackDeliveryHandler(services.callbacks, {
+      headerPrefix: services.config.HEADER_PREFIX,
+      post: deps.callbackPost,
+    }),
+  );
+  registry.register(JobKinds.analysis, createAnalysisHandler(services));
+  registry.register(JobKinds.subdomainDiscovery, createSubdomainDiscoveryHandler(services.subdomains));
+  return registry;
+}
