@@ -50,7 +50,7 @@ function absoluteUrl(src: string, base: string): string | null {
   }
 }
 
-/** Parses Set-Cookie header values into name → values (used when the input has no cookies). */
+/** Parses Set-Cookie header values into name → values. */
 function cookiesFromSetCookie(values: readonly string[]): Record<string, string[]> {
   const cookies: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const header of values.slice(0, LIMITS.cookies)) {
@@ -61,6 +61,23 @@ function cookiesFromSetCookie(values: readonly string[]): Record<string, string[
     (cookies[name] ??= []).push(pair.slice(eq + 1).trim());
   }
   return cookies;
+}
+
+/** Cookies the fetcher reported plus those of Set-Cookie headers, values merged per name. */
+function mergeCookies(
+  given: Record<string, string[]> | undefined,
+  fromHeaders: Record<string, string[]>,
+): Record<string, string[]> {
+  if (!given) return fromHeaders;
+  const merged = Object.create(null) as Record<string, string[]>;
+  for (const source of [given, fromHeaders]) {
+    for (const [name, values] of Object.entries(source)) {
+      const list = (merged[name] ??= []);
+      for (const value of Array.isArray(values) ? values : [String(values)])
+        if (!list.includes(value)) list.push(value);
+    }
+  }
+  return merged;
 }
 
 /** Each script URL as written and, when different, resolved against the page (patterns expect either). */
@@ -164,7 +181,7 @@ export class DetectionEngine {
     this.runKeyed(fp.keyedPatterns.headers, Object.entries(headers), 'headers', record);
     const setCookie =
       Object.entries(headers).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? [];
-    const cookies = input.cookies ?? cookiesFromSetCookie(setCookie);
+    const cookies = mergeCookies(input.cookies, cookiesFromSetCookie(setCookie));
     this.runKeyed(
       fp.keyedPatterns.cookies,
       Object.entries(cookies).slice(0, LIMITS.cookies),

@@ -460,12 +460,12 @@ function compileDom(
     } else {
       // Only jsdom can tell what it means; its longest name still has to be in the markup before a
       // page pays for a jsdom parse (a selector without one would make every page pay).
-      const names = (selector.match(/[A-Za-z0-9_-]{3,}/g) ?? []).sort((a, b) => b.length - a.length);
-      if (names.length === 0) {
+      const longest = (selector.match(/[A-Za-z0-9_-]{3,}/g) ?? []).sort((a, b) => b.length - a.length)[0];
+      if (longest === undefined) {
         warn(name, 'dom', selector, 'selector skipped: nothing to prefilter it by');
         continue;
       }
-      literals = [names[0].toLowerCase()];
+      literals = [longest.toLowerCase()];
     }
     out.push({ tech, selector, complexes, literals, exists, attributes, text });
   }
