@@ -1,6 +1,14 @@
 import { AccountResolver } from './account.resolver';
 import { AnalysisResolver } from './analysis.resolver';
+import { CallbackDeliveryResolver } from './callback-delivery.resolver';
+import { EmailVerificationResolver } from './email-verification.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
 
 /** Every resolver class of the schema. Add new resolvers here. */
-export const RESOLVERS = [AccountResolver, AnalysisResolver, SubdomainResolver];
+export const RESOLVERS = [
+  AccountResolver,
+  AnalysisResolver,
+  CallbackDeliveryResolver,
+  EmailVerificationResolver,
+  SubdomainResolver,
+];

@@ -1,6 +1,8 @@
 import type { Family } from '../plans/plan-catalog';
 import { ValidationError } from '../errors';
+import type { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
 import { AccountService, AccountSummary } from './account.service';
+import { CallbackDeliveryPage, CallbackService } from './callback.service';
 import type { Caller } from './caller';
 import { CreditService, LedgerPage } from './credit.service';
 import { MeteringService } from './metering.service';
@@ -17,6 +19,7 @@ export class MyAccountService {
     private readonly credits: CreditService,
     private readonly quota: QuotaService,
     private readonly metering: MeteringService,
+    private readonly callbacks: CallbackService,
   ) {}
 
   account(caller: Caller): Promise<AccountSummary> {
@@ -38,6 +41,23 @@ export class MyAccountService {
       throw new ValidationError('limit', 'limit must be a whole number between 1 and 500');
     }
     return this.free(caller, 'ledger', () => this.credits.ledger(caller.principal.accountId, limit, before));
+  }
+
+  /** The caller's callback delivery log, newest first. */
+  callbackDeliveries(caller: Caller, limit: number, before?: string): Promise<CallbackDeliveryPage> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new ValidationError('limit', 'limit must be a whole number between 1 and 100');
+    }
+    return this.free(caller, 'callback deliveries', () =>
+      this.callbacks.list(caller.principal.accountId, { limit, before }),
+    );
+  }
+
+  /** Sends one of the caller's callbacks again now. */
+  redeliverCallback(caller: Caller, deliveryId: string): Promise<CallbackDeliveryEntity> {
+    return this.free(caller, 'callback redelivery', () =>
+      this.callbacks.redeliver(caller.principal.accountId, deliveryId),
+    );
   }
 
   private free<T>(caller: Caller, reason: string, work: () => Promise<T>): Promise<T> {

@@ -9,6 +9,7 @@ import { AnalysisService } from './analysis.service';
 import { AuthService } from './auth.service';
 import { CallbackService } from './callback.service';
 import { CreditService } from './credit.service';
+import { buildEmailVerifier, EmailVerificationService } from './email-verification.service';
 import { MeteringService } from './metering.service';
 import { MyAccountService } from './my-account.service';
 import { QuotaService } from './quota.service';
@@ -39,6 +40,7 @@ export interface Services {
   analyzer: SiteAnalyzer;
   analysis: AnalysisService;
   subdomains: SubdomainService;
+  verification: EmailVerificationService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -71,12 +73,12 @@ export async function buildServices(
   const quota = new QuotaService(db, () => new Date(), config.DEMO_DAILY_REQUESTS);
   const rateLimit = new RateLimitService();
   const metering = new MeteringService(quota, credits);
-  const myAccount = new MyAccountService(accounts, credits, quota, metering);
   const queue = new JobQueue(db, { defaultMaxAttempts: config.JOB_MAX_ATTEMPTS });
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
   });
+  const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
   const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
   const siteIndex = new SiteIndexService(db);
   const analyzer = new SiteAnalyzer(engine, siteIndex, events, fetchOptionsOf(config), {
@@ -86,6 +88,7 @@ export async function buildServices(
   });
   const analysis = new AnalysisService(db, analyzer, siteIndex, metering, callbacks, queue);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
+  const verification = new EmailVerificationService(buildEmailVerifier(config), metering);
   return {
     config,
     db,
@@ -104,5 +107,6 @@ export async function buildServices(
     analyzer,
     analysis,
     subdomains,
+    verification,
   };
 }
