@@ -1,0 +1,58 @@
+import { requiredLiterals, rewriteForSafety, QUANTIFIER_CAP } from '../../../src/detection/regex-source';
+import { LiteralScanner } from '../../../src/detection/literal-scanner';
+import { resolveVersion } from '../../../src/detection/pattern';
+
+describe('required literals', () => {
+  it.each([
+    ['<[^>]+data-bem', ['data-bem']],
+    ['wp-(?:content|includes)/', ['wp-content/', 'wp-includes/']],
+    ['jquery(?:-(\\d+\\.\\d+\\.\\d+))?(?:\\.min)?\\.js', ['jquery']],
+    ['a[Bb]cd', ['abcd']],
+    ['cdn\\.shopify\\.com', ['cdn.shopify.com']],
+    ['https?:\\/\\/.+\\.content-hub\\.acquia\\.com', ['.content-hub.acquia.com']],
+  ])('%s needs one of %j', (source, literals) => {
+    expect(requiredLiterals(source)).toEqual(literals);
+  });
+
+  it('gives none when nothing of three characters must occur', () => {
+    expect(requiredLiterals('^(?:a|bc)?x')).toBeNull();
+    expect(requiredLiterals('')).toBeNull();
+  });
+});
+
+describe('safety rewrite', () => {
+  it('bounds unbounded quantifiers and makes "<[^>]*" scans linear, keeping the meaning', () => {
+    expect(rewriteForSafety('<[^>]+data-bem')).toBe(`<[^<>]{1,${QUANTIFIER_CAP}}data-bem`);
+    expect(rewriteForSafety('a\\+b[+*]c*?')).toBe(`a\\+b[+*]c{0,${QUANTIFIER_CAP}}?`);
+    const original = /<[^>]+data-bem/i;
+    const rewritten = new RegExp(rewriteForSafety('<[^>]+data-bem'), 'i');
+    for (const text of [
+      '<div data-bem="x">',
+      '<a <b data-bem>',
+      '<div class="x">data-bem',
+      '<x y="a<b" data-bem>',
+    ]) {
+      expect(rewritten.test(text)).toBe(original.test(text));
+    }
+  });
+});
+
+describe('literal scanner', () => {
+  it('finds every literal case-insensitively in one pass, overlapping ones included', () => {
+    const scanner = new LiteralScanner(['he', 'she', 'his', 'hers', 'wp-content']);
+    const found = new Uint8Array(5);
+    expect(scanner.scan('uSHErs at /WP-Content/x', found)).toBe(4);
+    expect([...found]).toEqual([1, 1, 0, 1, 1]);
+  });
+});
+
+describe('version tags', () => {
+  const exec = (re: RegExp, s: string) => re.exec(s) as RegExpExecArray;
+  it('replaces back-references and resolves ternaries', () => {
+    expect(resolveVersion('\\1', exec(/v([\d.]+)/, 'v1.2.3'))).toBe('1.2.3');
+    expect(resolveVersion('\\1?Enterprise:Community', exec(/(ee)?x/, 'x'))).toBe('Community');
+    expect(resolveVersion('\\1?Enterprise:Community', exec(/(ee)?x/, 'eex'))).toBe('Enterprise');
+    expect(resolveVersion('2', exec(/x/, 'x'))).toBe('2');
+    expect(resolveVersion('\\1', exec(/(abcdefghijklmnop)/, 'abcdefghijklmnop'))).toBe('');
+  });
+});
