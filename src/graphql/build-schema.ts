@@ -10,7 +10,7 @@ import { AuthGuard } from './guards';
  */
 export async function buildAppSchema(events: EventBus): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: RESOLVERS as unknown as NonEmptyArray<Function>,
+    resolvers: RESOLVERS as unknown as NonEmptyArray<new (...args: never[]) => object>,
     pubSub: events,
     globalMiddlewares: [AuthGuard],
     validate: false,

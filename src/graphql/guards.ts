@@ -1,6 +1,7 @@
 import { createMethodMiddlewareDecorator, MiddlewareFn } from 'type-graphql';
 import type { Family } from '../plans/plan-catalog';
 import { GraphQLContext, requireCaller } from './context';
+import { rateLimiterFor } from './rate-limiter';
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 
@@ -12,11 +13,11 @@ export const AuthGuard: MiddlewareFn<GraphQLContext> = async ({ context, info },
 
 /**
  * Marks a root field as belonging to an endpoint family: its calls are rate-limited per key and
- * family (graphql-rate-limit, in RateLimitService) before the resolver runs.
+ * family (graphql-rate-limit, in src/graphql/rate-limiter.ts) before the resolver runs.
  */
 export function RateLimited(family: Family): MethodDecorator {
   return createMethodMiddlewareDecorator<GraphQLContext>(async ({ context }, next) => {
-    await context.services.rateLimit.consume(requireCaller(context).principal, family);
+    await rateLimiterFor(context.services).consume(requireCaller(context).principal, family);
     return next();
   });
 }

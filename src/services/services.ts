@@ -13,7 +13,6 @@ import { buildEmailVerifier, EmailVerificationService } from './email-verificati
 import { MeteringService } from './metering.service';
 import { MyAccountService } from './my-account.service';
 import { QuotaService } from './quota.service';
-import { RateLimitService } from './rate-limit.service';
 import { SiteAnalyzer } from './site-analyzer';
 import { SiteIndexService } from './site-index.service';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
@@ -31,7 +30,6 @@ export interface Services {
   auth: AuthService;
   credits: CreditService;
   quota: QuotaService;
-  rateLimit: RateLimitService;
   metering: MeteringService;
   myAccount: MyAccountService;
   callbacks: CallbackService;
@@ -71,7 +69,6 @@ export async function buildServices(
   const demoAccountId = config.DEMO_API_KEY ? await accounts.ensureDemoAccount() : null;
   const auth = new AuthService(db, { key: config.DEMO_API_KEY, accountId: demoAccountId });
   const quota = new QuotaService(db, () => new Date(), config.DEMO_DAILY_REQUESTS);
-  const rateLimit = new RateLimitService();
   const metering = new MeteringService(quota, credits);
   const queue = new JobQueue(db, { defaultMaxAttempts: config.JOB_MAX_ATTEMPTS });
   const callbacks = new CallbackService(db, queue, {
@@ -98,7 +95,6 @@ export async function buildServices(
     auth,
     credits,
     quota,
-    rateLimit,
     metering,
     myAccount,
     callbacks,

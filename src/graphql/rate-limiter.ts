@@ -2,7 +2,8 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { getGraphQLRateLimiter, Identity, InMemoryStore } from 'graphql-rate-limit';
 import { RateLimitError } from '../errors';
 import { Family, PLANS } from '../plans/plan-catalog';
-import type { Principal } from './caller';
+import type { Principal } from '../services/caller';
+import type { Services } from '../services/services';
 
 /**
  * Keeps the call timestamps graphql-rate-limit needs, and prunes identities that went quiet so a
@@ -28,11 +29,12 @@ class PruningStore extends InMemoryStore {
 }
 
 /**
- * Per-key, per-family rate limits with graphql-rate-limit's limiter. The GraphQL layer calls
+ * Per-key, per-family rate limits with graphql-rate-limit's limiter. The @RateLimited guard calls
  * `consume` for every metered field, so REST (which runs the same fields) gets the same limits.
+ * It lives in the GraphQL layer (services stay transport-free): one limiter per service graph.
  * Over the limit: RateLimitError with the seconds until the oldest call leaves the window.
  */
-export class RateLimitService {
+export class RateLimiter {
   private readonly store = new PruningStore();
   private readonly limiter = getGraphQLRateLimiter({
     identifyContext: (principal: Principal) => `${principal.accountId}:${principal.keyId}`,
@@ -76,4 +78,16 @@ export class RateLimitService {
     const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - Date.now()) / 1000));
     throw new RateLimitError(message, retryAfter);
   }
+}
+
+const limiters = new WeakMap<Services, RateLimiter>();
+
+/** The process's limiter for a service graph (every transport of one process shares it). */
+export function rateLimiterFor(services: Services): RateLimiter {
+  let limiter = limiters.get(services);
+  if (!limiter) {
+    limiter = new RateLimiter();
+    limiters.set(services, limiter);
+  }
+  return limiter;
 }
