@@ -23,9 +23,14 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker shutting down');
-    await worker.stop();
-    await db.close();
-    process.exit(0);
+    try {
+      await worker.stop();
+      await db.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'worker shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGTERM', (signal) => void shutdown(signal));
   process.on('SIGINT', (signal) => void shutdown(signal));
