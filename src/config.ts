@@ -73,6 +73,32 @@ const schema = z.object({
   SUBDOMAIN_DISCOVERY_CONCURRENCY: int(10, 1, 200),
   SUBDOMAIN_DISCOVERY_BUDGET_MS: int(120_000, 1000, 3_600_000),
   SUBDOMAIN_WILDCARD_PROBES: int(3, 1, 10),
+  // Email verification (issue 5). The SMTP probe speaks to other people's mail servers: the HELO
+  // name and MAIL FROM should belong to the operator (forward-confirmed reverse DNS), and outbound
+  // port 25 must be open. The overall bound stays under the spec's 30 s request timeout.
+  VERIFY_SMTP_PORT: int(25, 1, 65535),
+  VERIFY_HELO_NAME: z
+    .string()
+    .max(253)
+    .regex(
+      /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/,
+      'must be a host name',
+    )
+    .optional(),
+  VERIFY_MAIL_FROM: z
+    .string()
+    .max(254)
+    .regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be an address like verify@example.com')
+    .optional(),
+  VERIFY_CONNECT_TIMEOUT_MS: int(5000, 100, 29_000),
+  VERIFY_REPLY_TIMEOUT_MS: int(10_000, 100, 29_000),
+  VERIFY_TIMEOUT_MS: int(25_000, 500, 29_000),
+  VERIFY_MAX_MX_HOSTS: int(3, 1, 10),
+  VERIFY_CACHE_TTL_SECONDS: int(86_400, 0, 30 * 86_400),
+  VERIFY_CACHE_UNKNOWN_TTL_SECONDS: int(300, 0, 86_400),
+  VERIFY_CACHE_MAX_ENTRIES: int(10_000, 1, 10_000_000),
+  VERIFY_DOMAIN_CONCURRENCY: int(2, 1, 50),
+  VERIFY_DOMAIN_INTERVAL_MS: int(500, 0, 60_000),
 });
 
 export type Config = Readonly<z.output<typeof schema>>;

@@ -2,9 +2,15 @@ import type { RestRoute } from './route';
 import { ACCOUNT_ROUTES } from './routes/account.routes';
 import { ANALYSIS_ROUTES } from './routes/analysis.routes';
 import { SUBDOMAIN_ROUTES } from './routes/subdomain.routes';
+import { VERIFY_ROUTES } from './routes/verify.routes';
 
 /**
  * The REST facade's route table: every documented path. Features add their routes here; the
  * router, the OpenAPI document and the contract tests all read this one list.
  */
-export const ROUTE_TABLE: readonly RestRoute[] = [...ACCOUNT_ROUTES, ...ANALYSIS_ROUTES, ...SUBDOMAIN_ROUTES];
+export const ROUTE_TABLE: readonly RestRoute[] = [
+  ...ACCOUNT_ROUTES,
+  ...ANALYSIS_ROUTES,
+  ...VERIFY_ROUTES,
+  ...SUBDOMAIN_ROUTES,
+];
