@@ -7,7 +7,8 @@ export class LiteralScanner {
   /** Character code → alphabet class (0 = a character no literal contains). Case is folded here. */
   private readonly classOf: Uint16Array;
   private readonly width: number;
-  private readonly delta: Int32Array;
+  /** Transitions, state-major; 16-bit when the states fit (half the memory, better cache use). */
+  private readonly delta: Int32Array | Uint16Array;
   /** For each state, the start of its output list in `outputs` (outputStart[s]..outputStart[s+1]). */
   private readonly outputStart: Int32Array;
   private readonly outputs: Int32Array;
@@ -88,7 +89,7 @@ export class LiteralScanner {
 
     this.classOf = classOf;
     this.width = width;
-    this.delta = delta;
+    this.delta = states <= 0xffff ? Uint16Array.from(delta) : delta;
     this.outputStart = outputStart;
     this.outputs = outputs;
   }
