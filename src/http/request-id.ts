@@ -15,9 +15,14 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
   res.locals.requestId = requestId;
   res.setHeader('x-request-id', requestId);
   const started = process.hrtime.bigint();
+  // Read now: a mounted handler (Apollo at /graphql) that ends the response leaves req.path relative to its mount.
+  const path = req.path;
   res.on('finish', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info({ requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+    logger.info(
+      { requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms) },
+      'request',
+    );
   });
   next();
 }

@@ -47,7 +47,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       // The key travels in the connection parameters (browsers cannot set WebSocket headers);
       // an x-api-key header on the upgrade request is accepted too. A bad key closes the socket (4403).
       onConnect: async (ctx) => {
-        const key = keyFrom(ctx.connectionParams) ?? (ctx.extra.request.headers['x-api-key'] as string | undefined);
+        const key =
+          keyFrom(ctx.connectionParams) ?? (ctx.extra.request.headers['x-api-key'] as string | undefined);
         const context = await buildContext(services, key, randomUUID());
         if (!context.caller) return false;
         ctx.extra.contextBuilt = context;
@@ -63,6 +64,9 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     formatError: formatGraphQLError,
     includeStacktraceInErrorResponses: false,
     introspection: true,
+    // Apollo would install its own SIGTERM/SIGINT handlers that stop it and then re-raise the signal,
+    // killing the process before main.ts finishes the graceful stop (database, job leases, exit 0).
+    stopOnTerminationSignals: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
@@ -108,7 +112,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
 function keyFrom(params: Readonly<Record<string, unknown>> | undefined): string | undefined {
   if (!params) return undefined;
   for (const [name, value] of Object.entries(params)) {
-    if (name.toLowerCase() === 'x-api-key' || name === 'apiKey') return typeof value === 'string' ? value : undefined;
+    if (name.toLowerCase() === 'x-api-key' || name === 'apiKey')
+      return typeof value === 'string' ? value : undefined;
   }
   return undefined;
 }
