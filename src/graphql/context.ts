@@ -1,14 +1,24 @@
 import DataLoader from 'dataloader';
 import { In } from 'typeorm';
-import { AccountEntity } from '../entities';
+import { SiteEntity, SiteTechnologyEntity } from '../entities';
 import { AppError, AuthError } from '../errors';
 import type { Caller } from '../services/caller';
 import { newMeter } from '../services/caller';
 import type { Services } from '../services/services';
 
-/** Per-request batching: resolvers that need accounts ask the loader, never the database directly. */
+/** A technology on a site, as the index knows it. */
+export interface SiteTechnologyKey {
+  /** Index key of the site (see siteKeyOf). */
+  hostname: string;
+  slug: string;
+}
+
+/**
+ * Per-request batching: a result listing twenty technologies asks the index once for all their
+ * first-seen times, not twenty times.
+ */
 export interface Loaders {
-  account: DataLoader<number, AccountEntity | null>;
+  siteTechnology: DataLoader<SiteTechnologyKey, SiteTechnologyEntity | null, string>;
 }
 
 export interface GraphQLContext {
@@ -22,11 +32,26 @@ export interface GraphQLContext {
 
 function createLoaders(services: Services): Loaders {
   return {
-    account: new DataLoader(async (ids: readonly number[]) => {
-      const rows = await services.db.manager.find(AccountEntity, { where: { id: In([...ids]) } });
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }),
+    siteTechnology: new DataLoader(
+      async (keys: readonly SiteTechnologyKey[]) => {
+        const m = services.db.manager;
+        const sites = await m.find(SiteEntity, {
+          where: { hostname: In([...new Set(keys.map((k) => k.hostname))]) },
+        });
+        const siteIds = new Map(sites.map((site) => [site.hostname, site.id]));
+        const rows = sites.length
+          ? await m.find(SiteTechnologyEntity, {
+              where: {
+                siteId: In(sites.map((site) => site.id)),
+                slug: In([...new Set(keys.map((k) => k.slug))]),
+              },
+            })
+          : [];
+        const found = new Map(rows.map((row) => [`${row.siteId} ${row.slug}`, row]));
+        return keys.map((k) => found.get(`${siteIds.get(k.hostname)} ${k.slug}`) ?? null);
+      },
+      { cacheKeyFn: (k) => `${k.hostname} ${k.slug}` },
+    ),
   };
 }
 
@@ -35,7 +60,11 @@ function createLoaders(services: Services): Loaders {
  * resolved here once; a failure is kept, not thrown, so that the field guard turns it into the
  * right error for the transport (403 over REST, extensions.code over GraphQL).
  */
-export async function buildContext(services: Services, apiKey: string | undefined, requestId: string): Promise<GraphQLContext> {
+export async function buildContext(
+  services: Services,
+  apiKey: string | undefined,
+  requestId: string,
+): Promise<GraphQLContext> {
   const base = { requestId, services, loaders: createLoaders(services) };
   try {
     const principal = await services.auth.authenticate(apiKey);

@@ -1,6 +1,7 @@
 import { AccountResolver } from './account.resolver';
 import { AnalysisResolver } from './analysis.resolver';
 import { CallbackDeliveryResolver } from './callback-delivery.resolver';
+import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
 
@@ -9,6 +10,7 @@ export const RESOLVERS = [
   AccountResolver,
   AnalysisResolver,
   CallbackDeliveryResolver,
+  DetectedTechnologyResolver,
   EmailVerificationResolver,
   SubdomainResolver,
 ];

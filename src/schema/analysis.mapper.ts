@@ -1,11 +1,17 @@
 import type { DetectedTechnology } from '../detection';
 import type { UrlOutcome } from '../services/analysis.service';
+import { siteKeyOf } from '../services/site-key';
 import { UrlAnalysis, UrlAnalysisState } from './analysis.type';
 import { DetectedTechnologyType } from './technology.type';
 import { unixSeconds } from './unix-time';
 
-export function toDetectedTechnology(t: DetectedTechnology, confirmedAt: Date): DetectedTechnologyType {
+export function toDetectedTechnology(
+  t: DetectedTechnology,
+  confirmedAt: Date,
+  siteHostname: string,
+): DetectedTechnologyType {
   return {
+    siteHostname,
     slug: t.slug,
     name: t.name,
     version: t.version,
@@ -47,7 +53,9 @@ export function toUrlAnalysis(outcome: UrlOutcome): UrlAnalysis {
     ...empty,
     url: outcome.url,
     state: UrlAnalysisState.ANALYSED,
-    technologies: outcome.technologies.map((t) => toDetectedTechnology(t, outcome.analysedAt)),
+    technologies: outcome.technologies.map((t) =>
+      toDetectedTechnology(t, outcome.analysedAt, siteKeyOf(outcome.siteUrl).hostname),
+    ),
     title: a.title ?? null,
     description: a.description ?? null,
     language: a.language ?? null,

@@ -69,4 +69,7 @@ export class DetectedTechnologyType {
 
   @Field(() => [DetectionEvidence])
   evidence: DetectionEvidence[];
+
+  /** Index key of the analysed site: lets field resolvers ask the index about this technology. */
+  siteHostname: string;
 }

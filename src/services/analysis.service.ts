@@ -34,6 +34,7 @@ export type UrlOutcome =
   | {
       url: string;
       state: 'analysed';
+      siteUrl: string;
       technologies: DetectedTechnology[];
       analysedAt: Date;
       attributes: PageAttributes;
@@ -139,6 +140,7 @@ export class AnalysisService {
     return {
       url,
       state: 'analysed',
+      siteUrl: analysis.siteUrl,
       technologies: analysis.result.technologies,
       analysedAt: analysis.analysedAt,
       attributes: analysis.attributes,

@@ -9,6 +9,8 @@ export type Analysis =
   | {
       ok: true;
       url: string;
+      /** The URL the site answered on (after redirects): the site the index recorded. */
+      siteUrl: string;
       result: DetectionResult;
       pages: number;
       attributes: PageAttributes;
@@ -71,6 +73,7 @@ export class SiteAnalyzer {
     return {
       ok: true,
       url,
+      siteUrl: page.input.url,
       result,
       pages: 1,
       attributes: attributesOf([page], options.sets ?? []),
@@ -108,6 +111,7 @@ export class SiteAnalyzer {
     return {
       ok: true,
       url,
+      siteUrl: analysed[0].page.input.url,
       result: merged,
       pages: analysed.length,
       attributes: attributesOf(
