@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { loadConfig } from '../../../src/config';
+import { RunningService, startService } from '../../../src/service-runtime';
+import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
+import { cleanEnv, distEntry, REPO_ROOT } from '../../helpers/test-process';
+
+const run = promisify(execFile);
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('admin command line (node dist/src/admin/cli.js)', () => {
+  let database: TestDatabase;
+  let service: RunningService;
+
+  const cli = async (...args: string[]): Promise<CliResult> => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [distEntry('src/admin/cli.js'), ...args], {
+        cwd: REPO_ROOT,
+        env: cleanEnv({ DATABASE_URL: database.url }),
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+  const json = async (...args: string[]) => {
+    const result = await cli(...args, '--json');
+    if (result.code !== 0)
+      throw new Error(`admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+  const balance = async (key: string) => {
+    const res = await fetch(`${service.url}/v2/credits/balance/`, { headers: { 'x-api-key': key } });
+    return { status: res.status, body: await res.json() };
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    service = await startService(
+      loadConfig({
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: database.url,
+      }),
+    );
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await database?.drop();
+  });
+
+  it('account:create --json prints {accountId, apiKey}; the key works against the service', async () => {
+    const created = await json(
+      'account:create',
+      '--name',
+      'Acme',
+      '--email',
+      'ops@acme.test',
+      '--plan',
+      'medium',
+      '--credits',
+      '25',
+    );
+    expect(Object.keys(created).sort()).toEqual(['accountId', 'apiKey']);
+    expect(created.accountId).toEqual(expect.any(Number));
+    expect(created.apiKey).toMatch(/^tis_[A-Za-z0-9_-]{40,}$/);
+    expect(await balance(created.apiKey)).toEqual({ status: 200, body: { credits: 25 } });
+  });
+
+  it('key:create, key:revoke, credits:add, secret:create and account:show', async () => {
+    const { accountId, apiKey } = await json(
+      'account:create',
+      '--name',
+      'Beta',
+      '--email',
+      'b@beta.test',
+      '--plan',
+      'small',
+    );
+    expect(await balance(apiKey)).toEqual({ status: 200, body: { credits: 0 } });
+
+    const second = await json('key:create', '--account', String(accountId));
+    expect(second).toMatchObject({
+      accountId,
+      keyId: expect.any(Number),
+      apiKey: expect.stringMatching(/^tis_/),
+    });
+    expect((await balance(second.apiKey)).status).toBe(200);
+
+    expect(await json('credits:add', '--account', String(accountId), '--credits', '40')).toEqual({
+      accountId,
+      credits: 40,
+    });
+    expect(await balance(apiKey)).toEqual({ status: 200, body: { credits: 40 } });
+
+    const revokedByKey = await cli('key:revoke', '--api-key', apiKey);
+    expect(revokedByKey.code).toBe(0);
+    const refused = await balance(apiKey);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/revoked/);
+    expect(await json('key:revoke', '--key', String(second.keyId))).toEqual({
+      keyId: second.keyId,
+      revoked: true,
+    });
+    expect((await balance(second.apiKey)).status).toBe(403);
+
+    const { signingSecret } = await json('secret:create', '--account', String(accountId));
+    expect(signingSecret).toMatch(/^[0-9a-f]{64}$/);
+
+    const shown = await cli('account:show', '--account', String(accountId), '--json');
+    expect(shown.code).toBe(0);
+    const account = JSON.parse(shown.stdout);
+    expect(account).toMatchObject({
+      id: accountId,
+      name: 'Beta',
+      email: 'b@beta.test',
+      plan: 'small',
+      credits: 40,
+      hasSigningSecret: true,
+    });
+    expect(account.keys).toHaveLength(2);
+    for (const key of account.keys) expect(key.revokedAt).not.toBeNull();
+    // Secrets are shown once, at creation, never again.
+    expect(shown.stdout).not.toContain(apiKey);
+    expect(shown.stdout).not.toContain(second.apiKey);
+    expect(shown.stdout).not.toContain(signingSecret);
+  });
+
+  it.each([
+    [['no:such-command'], 2, /Unknown command no:such-command/],
+    [[], 2, /Usage: npm run admin/],
+    [['account:create', '--email', 'a@b.test', '--plan', 'small'], 1, /--name is required/],
+    [
+      ['account:create', '--name', 'X', '--email', 'not-an-email', '--plan', 'small'],
+      1,
+      /email must be an email address/,
+    ],
+    [
+      ['account:create', '--name', 'X', '--email', 'x@y.test', '--plan', 'gold'],
+      1,
+      /plan must be one of demo, small/,
+    ],
+    [
+      ['account:create', '--name', 'X', '--email', 'x@y.test', '--plan', 'small', '--credits', '2.5'],
+      1,
+      /--credits must be a whole number/,
+    ],
+    [
+      ['account:create', '--name', 'X', '--email', 'x@y.test', '--plan', 'small', '--colour', 'red'],
+      1,
+      /Unknown option '--colour'/,
+    ],
+    [['account:show', '--account', '999999'], 1, /Account 999999 not found/],
+    [['credits:add', '--account', '999999', '--credits', '5'], 1, /Account 999999 not found/],
+    [['key:revoke', '--api-key', 'tis_unknown'], 1, /API key not found/],
+  ])('refuses bad input %j with exit code %i and a message', async (args, code, message) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  });
+
+  it('works in the documented `npm run --silent admin -- account:create ... --json` form', async () => {
+    const { stdout } = await run(
+      'npm',
+      [
+        'run',
+        '--silent',
+        'admin',
+        '--',
+        'account:create',
+        '--name',
+        'Npm',
+        '--email',
+        'npm@x.test',
+        '--plan',
+        'business',
+        '--credits',
+        '3',
+        '--json',
+      ],
+      { cwd: REPO_ROOT, env: cleanEnv({ DATABASE_URL: database.url }), timeout: 240_000 },
+    );
+    const created = JSON.parse(stdout.trim());
+    expect(await balance(created.apiKey)).toEqual({ status: 200, body: { credits: 3 } });
+  }, 300_000);
+});
