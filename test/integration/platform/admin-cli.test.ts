@@ -132,7 +132,7 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
     expect(shown.stdout).not.toContain(apiKey);
     expect(shown.stdout).not.toContain(second.apiKey);
     expect(shown.stdout).not.toContain(signingSecret);
-  });
+  }, 120_000); // eight CLI processes, each opening the database
 
   it.each([
     [['no:such-command'], 2, /Unknown command no:such-command/],
