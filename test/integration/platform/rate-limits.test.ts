@@ -1,3 +1,4 @@
+import { rateLimiterFor } from '../../../src/graphql/rate-limiter';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /** Fires `count` requests at once and returns their results. */
@@ -62,7 +63,7 @@ describe('rate limits per key and family', () => {
     const { apiKey } = await service.createAccount({ plan: 'small' });
     const principal = await service.running.services.auth.authenticate(apiKey);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, () => service.running.services.rateLimit.consume(principal, 'credits')),
+      Array.from({ length: 20 }, () => rateLimiterFor(service.running.services).consume(principal, 'credits')),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBe(5);
   });
