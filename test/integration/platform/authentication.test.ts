@@ -14,7 +14,10 @@ describe('authentication', () => {
   it('answers 403 naming the problem when the key is missing', async () => {
     const res = await service.request('/v2/credits/balance/');
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringMatching(/missing api key/i) });
+    expect(res.body).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: expect.stringMatching(/missing api key/i),
+    });
     expect(res.body.requestId).toEqual(res.headers.get('x-request-id'));
   });
 
