@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
-import type { JobRunner } from '../../../src/jobs';
+import { PermanentJobError, type JobContext, type JobRunner } from '../../../src/jobs';
+import { createSubdomainDiscoveryHandler } from '../../../src/workers/subdomain-discovery.worker';
 import { startDnsZoneServer, type DnsZoneServer } from '../../helpers/dns-zone-server';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
 import { startTestService, TestService } from '../../helpers/test-service';
@@ -87,7 +88,7 @@ describe('subdomain finder sources, over REST and GraphQL', () => {
       SUBDOMAIN_DNS_QUERY_TIMEOUT_MS: '1000',
       SUBDOMAIN_DNS_TRIES: '1',
       SUBDOMAIN_INLINE_DNS_BUDGET_MS: '3000',
-      SUBDOMAIN_DISCOVERY_CONCURRENCY: '20',
+      SUBDOMAIN_DISCOVERY_CONCURRENCY: '50',
       FETCH_MAX_SCRIPTS: '0',
       FETCH_MAX_STYLESHEETS: '0',
     });
@@ -164,6 +165,26 @@ describe('subdomain finder sources, over REST and GraphQL', () => {
     expect(namesOf(res.body[0])).not.toContain('gw.open.test');
     const all = await getSubdomains(service, key, { domains: 'open.test', includeUnresolvable: 'true' });
     expect(namesOf(all.body[0])).toContain('gw.open.test');
+  });
+
+  it('runs the discovery job idempotently: a rerun repeats no name and keeps first-seen times', async () => {
+    const before = await getSubdomains(service, key, { domains: 'open.test', includeUnresolvable: 'true' });
+    const report = await service.running.services.subdomains.discover('open.test');
+    expect(report.zoneTransfer).toBe(true);
+    const again = await getSubdomains(service, key, { domains: 'open.test', includeUnresolvable: 'true' });
+    expect(namesOf(again.body[0])).toEqual(namesOf(before.body[0]));
+    for (const [name, seen] of Object.entries(
+      again.body[0].subdomains as Record<string, { createdAt: number }>,
+    )) {
+      expect(seen.createdAt).toBe(before.body[0].subdomains[name].createdAt);
+    }
+  });
+
+  it('sends a job with a payload that is not a registrable domain to dead at once', async () => {
+    const handler = createSubdomainDiscoveryHandler(service.running.services.subdomains);
+    const context = { signal: new AbortController().signal } as JobContext;
+    await expect(handler({ domain: '10.0.0.1' }, context)).rejects.toBeInstanceOf(PermanentJobError);
+    await expect(handler({ domain: 'WWW.open.test' }, context)).rejects.toBeInstanceOf(PermanentJobError);
   });
 
   it('returns host names a crawl saw: links, assets, CSP and certificate names', async () => {
