@@ -140,13 +140,14 @@ export class DetectionEngine {
      * Runs a kind's candidate patterns on each item; every matching item counts. An item may have
      * several forms (a script URL as written and resolved): the first form that matches counts.
      */
-    const runTexts = (kind: TextKind, items: readonly (readonly string[])[]): void => {
+    const runTexts = (kind: TextKind, items: readonly (readonly string[])[], scanned?: Uint8Array): void => {
       const set = fp.textPatterns[kind];
       const usable = items
         .map((forms) => forms.filter((t) => t.length > 0))
         .filter((forms) => forms.length > 0);
       if (usable.length === 0) return;
-      for (const index of set.candidates(usable.flat())) {
+      const candidates = scanned ? set.candidatesIn([scanned]) : set.candidates(usable.flat());
+      for (const index of candidates) {
         const { tech, pattern } = set.entries[index];
         for (const forms of usable) {
           for (const text of forms) {
@@ -160,8 +161,10 @@ export class DetectionEngine {
       }
     };
 
+    // One pass over the markup for the html patterns, the DOM prefilter and the browser hints.
+    const markupFound = fp.markupLiterals.scan([html]);
     runTexts('url', [[url]]);
-    runTexts('html', [[html]]);
+    runTexts('html', [[html]], markupFound);
     runTexts('text', [[doc.text]]);
     const css = bounded([...doc.styles, ...(input.css ?? [])].join('\n'), LIMITS.cssTotal);
     runTexts('css', [[css]]);
@@ -172,9 +175,11 @@ export class DetectionEngine {
     const scripts = (input.scripts ?? [])
       .slice(0, LIMITS.scriptBodies)
       .map((s) => bounded(s, LIMITS.scriptBody));
+    const scriptsFound = scripts.length ? fp.markupLiterals.scan(scripts) : null;
     runTexts(
       'scripts',
       scripts.map((s) => [s]),
+      scriptsFound ?? undefined,
     );
 
     const headers = input.headers ?? {};
@@ -192,10 +197,11 @@ export class DetectionEngine {
     this.runKeyed(fp.keyedPatterns.meta, metas, 'meta', record);
     this.runKeyed(fp.keyedPatterns.dns, Object.entries(input.dns ?? {}), 'dns', record);
 
-    this.runDom(doc, html, record);
+    this.runDom(doc, html, markupFound, record);
 
     const technologies = resolveTechnologies(fp, found);
-    return { technologies, skipped: this.skipped(html, scripts, technologies) };
+    const hintScans = scriptsFound ? [markupFound, scriptsFound] : [markupFound];
+    return { technologies, skipped: this.skipped(hintScans, technologies) };
   }
 
   private runKeyed(
@@ -232,6 +238,7 @@ export class DetectionEngine {
   private runDom(
     doc: ReturnType<typeof parseHtml>,
     html: string,
+    markupFound: Uint8Array,
     record: (
       tech: number,
       kind: EvidenceKind,
@@ -241,7 +248,7 @@ export class DetectionEngine {
     ) => void,
   ): void {
     const fp = this.fingerprints;
-    const candidates = fp.domPrefilter.candidates([html]);
+    const candidates = fp.domPrefilter.candidatesIn([markupFound]);
     if (candidates.length === 0) return;
     const matcher = new DomMatcher(doc, html);
     for (const index of candidates) {
@@ -272,11 +279,11 @@ export class DetectionEngine {
     }
   }
 
-  private skipped(html: string, scripts: string[], detected: { slug: string }[]): SkippedTechnology[] {
+  private skipped(scans: readonly Uint8Array[], detected: { slug: string }[]): SkippedTechnology[] {
     const fp = this.fingerprints;
     const have = new Set(detected.map((t) => t.slug));
     const out = new Map<string, SkippedTechnology>();
-    for (const index of fp.hints.candidates([html, ...scripts])) {
+    for (const index of fp.hints.candidatesIn(scans)) {
       const owner = fp.hintOwners[index];
       const tech = fp.technologies[owner.tech];
       if (have.has(tech.slug) || out.has(tech.slug)) continue;

@@ -1,4 +1,5 @@
 import { parseSelectorList, selectorLiteral, type Complex } from './css-selector';
+import { LiteralTable } from './literal-table';
 import { compilePattern, parseTags, type Pattern } from './pattern';
 import { PatternSet, type PatternEntry } from './pattern-set';
 import { requiredLiterals } from './regex-source';
@@ -148,9 +149,13 @@ export class Fingerprints {
   readonly domRules: readonly DomRule[];
   readonly domPrefilter: PatternSet;
   readonly hints: PatternSet;
+  /** The literal table shared by the html, scripts, DOM and hint sets (the markup is scanned once). */
+  readonly markupLiterals: LiteralTable;
   readonly hintOwners: readonly BrowserHint[];
   /** Milliseconds spent compiling (parsing the JSON excluded). */
   readonly compileMs: number;
+  /** CPU milliseconds of the compile (all threads, GC included): less distorted by machine load. */
+  readonly compileCpuMs: number;
 
   private readonly bySlug = new Map<string, Technology>();
   private readonly byName = new Map<string, Technology>();
@@ -161,6 +166,7 @@ export class Fingerprints {
 
   constructor(rawTechnologies: Record<string, RawTechnology>, rawCategories: Record<string, RawCategory>) {
     const started = performance.now();
+    const startedCpu = process.cpuUsage();
     const warnings: FingerprintWarning[] = [];
     const warn = (technology: string, kind: string, pattern: string, message: string): void => {
       warnings.push({ technology, kind, pattern, message });
@@ -340,8 +346,15 @@ export class Fingerprints {
 
     this.technologies = technologies;
     this.categories = categories;
+    // html, script bodies, DOM selectors and browser hints are all looked for in the markup (hints in
+    // script bodies too): one table, one pass per text.
+    const markup = new LiteralTable();
+    this.markupLiterals = markup;
     this.textPatterns = Object.fromEntries(
-      TEXT_KINDS.map((k) => [k, new PatternSet(textEntries[k])]),
+      TEXT_KINDS.map((k) => [
+        k,
+        new PatternSet(textEntries[k], k === 'html' || k === 'scripts' ? markup : undefined),
+      ]),
     ) as never;
     this.keyedPatterns = keyed;
     this.domRules = domRules;
@@ -350,11 +363,16 @@ export class Fingerprints {
         tech: index,
         pattern: { ...literalPattern(''), literals: rule.literals },
       })),
+      markup,
     );
-    this.hints = new PatternSet(hintEntries);
+    this.hints = new PatternSet(hintEntries, markup);
+    // Automata are built now, not on a first page: compile time is where they are paid for.
+    for (const set of Object.values<PatternSet>(this.textPatterns)) set.table.build();
     this.hintOwners = hintOwners;
     this.warnings = warnings;
     this.compileMs = performance.now() - started;
+    const cpu = process.cpuUsage(startedCpu);
+    this.compileCpuMs = (cpu.user + cpu.system) / 1000;
   }
 
   technologyBySlug(slug: string): Technology | undefined {

@@ -1,4 +1,4 @@
-import { LiteralScanner } from './literal-scanner';
+import { LiteralTable } from './literal-table';
 import type { Pattern } from './pattern';
 
 export interface PatternEntry {
@@ -9,16 +9,21 @@ export interface PatternEntry {
 
 /**
  * The patterns of one kind with their literal prefilter: one scan of the text tells which patterns
- * can match at all, and only those run their regex.
+ * can match at all, and only those run their regex. Sets that read the same texts share a literal
+ * table, so the text is scanned once for all of them (`candidatesIn`).
  */
 export class PatternSet {
-  private readonly scanner: LiteralScanner;
-  /** literal id → indices of the entries that need it. */
+  /** Ids (in the table) of the literals this set uses, and for each the entries that need it. */
+  private readonly literalIds: Int32Array;
   private readonly byLiteral: number[][];
   private readonly always: number[];
 
-  constructor(readonly entries: readonly PatternEntry[]) {
-    const literalIds = new Map<string, number>();
+  constructor(
+    readonly entries: readonly PatternEntry[],
+    readonly table: LiteralTable = new LiteralTable(),
+  ) {
+    const local = new Map<number, number>();
+    const ids: number[] = [];
     const byLiteral: number[][] = [];
     const always: number[] = [];
     entries.forEach((entry, index) => {
@@ -28,16 +33,18 @@ export class PatternSet {
         return;
       }
       for (const literal of literals) {
-        let id = literalIds.get(literal);
-        if (id === undefined) {
-          id = byLiteral.length;
-          literalIds.set(literal, id);
+        const id = table.id(literal);
+        let slot = local.get(id);
+        if (slot === undefined) {
+          slot = ids.length;
+          local.set(id, slot);
+          ids.push(id);
           byLiteral.push([]);
         }
-        byLiteral[id].push(index);
+        byLiteral[slot].push(index);
       }
     });
-    this.scanner = new LiteralScanner([...literalIds.keys()]);
+    this.literalIds = Int32Array.from(ids);
     this.byLiteral = byLiteral;
     this.always = always;
   }
@@ -49,15 +56,29 @@ export class PatternSet {
   /** Indices (ascending) of the entries that may match one of the texts. */
   candidates(texts: readonly string[]): number[] {
     if (this.entries.length === 0) return [];
-    const found = new Uint8Array(this.byLiteral.length);
-    let hits = 0;
-    for (const text of texts) hits += this.scanner.scan(text, found);
-    if (hits === 0) return this.always;
-    const chosen = new Uint8Array(this.entries.length);
-    for (const index of this.always) chosen[index] = 1;
-    for (let id = 0; id < found.length; id++) {
-      if (found[id]) for (const index of this.byLiteral[id]) chosen[index] = 1;
+    return this.candidatesIn([this.table.scan(texts)]);
+  }
+
+  /** Like `candidates`, from scans of this set's table already made (a literal found in any counts). */
+  candidatesIn(scans: readonly Uint8Array[]): number[] {
+    if (this.entries.length === 0) return [];
+    const { literalIds, byLiteral } = this;
+    let chosen: Uint8Array | null = null;
+    for (let slot = 0; slot < literalIds.length; slot++) {
+      const id = literalIds[slot];
+      let hit = false;
+      for (const found of scans) {
+        if (found[id]) {
+          hit = true;
+          break;
+        }
+      }
+      if (!hit) continue;
+      chosen ??= new Uint8Array(this.entries.length);
+      for (const index of byLiteral[slot]) chosen[index] = 1;
     }
+    if (!chosen) return this.always;
+    for (const index of this.always) chosen[index] = 1;
     const out: number[] = [];
     for (let index = 0; index < chosen.length; index++) if (chosen[index]) out.push(index);
     return out;

@@ -1,0 +1,42 @@
+import { LiteralScanner } from './literal-scanner';
+
+/**
+ * Literals of several pattern sets that scan the same texts, under one automaton: the page markup is
+ * read by the html patterns, the DOM selector prefilter and the browser-only hints, and a single pass
+ * over it serves all three instead of one pass each.
+ */
+export class LiteralTable {
+  private readonly ids = new Map<string, number>();
+  private readonly list: string[] = [];
+  private scanner: LiteralScanner | null = null;
+
+  /** The id of a literal (lowercase), registering it; only before the table is built. */
+  id(literal: string): number {
+    let id = this.ids.get(literal);
+    if (id === undefined) {
+      if (this.scanner) throw new Error('literal table already built');
+      id = this.list.length;
+      this.ids.set(literal, id);
+      this.list.push(literal);
+    }
+    return id;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** Builds the automaton (done at compile time; later calls are free). */
+  build(): LiteralScanner {
+    this.scanner ??= new LiteralScanner(this.list);
+    return this.scanner;
+  }
+
+  /** found[id] = 1 for every literal occurring in one of the texts. */
+  scan(texts: readonly string[]): Uint8Array {
+    const scanner = this.build();
+    const found = new Uint8Array(this.list.length);
+    for (const text of texts) if (text.length > 0) scanner.scan(text, found);
+    return found;
+  }
+}
