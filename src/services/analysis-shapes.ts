@@ -1,6 +1,5 @@
 import type { DetectedTechnology } from '../detection';
 import type { FetchError } from '../fetch';
-import type { PageAttributes } from './page-attributes';
 
 /** The Application object (Analyze v1, Crawl v1 and Lookup callbacks). */
 export interface ApplicationObject {
@@ -24,11 +23,6 @@ export interface TechnologyObject {
   confidence: number;
   confirmedAt: number;
 }
-
-export type LiveResultObject =
-  | ({ url: string; technologies: TechnologyObject[] } & PageAttributes)
-  | { url: string; errors: string[] }
-  | { url: string; crawl: true };
 
 export interface ErrorObject {
   type: string;
