@@ -1,4 +1,4 @@
-import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { TOPICS } from '../events/event-bus';
 import { GraphQLContext, requireCaller } from '../graphql/context';
 import { RateLimited } from '../graphql/guards';
@@ -7,6 +7,36 @@ import { toUrlAnalysis } from '../schema/analysis.mapper';
 import type { AnalysisCompletedEvent } from '../services/site-analyzer';
 import { parseFieldSets, parseUrlList } from './analysis-args';
 import { parseHttpUrl } from '../services/url-input';
+
+/** The arguments Live v2 and Crawl v2 share. */
+@ArgsType()
+class LiveArgs {
+  @Field(() => [String])
+  urls: string[];
+
+  @Field(() => String, { nullable: true })
+  callbackUrl: string | null;
+
+  @Field({ defaultValue: true })
+  recursive: boolean;
+
+  @Field(() => [String], { defaultValue: [] })
+  sets: string[];
+}
+
+async function analyseUrls(
+  ctx: GraphQLContext,
+  args: LiveArgs,
+  form: 'live-v2' | 'crawl-v2',
+): Promise<UrlAnalysis[]> {
+  const input = {
+    urls: parseUrlList(args.urls),
+    callbackUrl: args.callbackUrl ?? undefined,
+    recursive: args.recursive,
+    sets: parseFieldSets(args.sets),
+  };
+  return (await ctx.services.analysis.liveV2(requireCaller(ctx), input, form)).map(toUrlAnalysis);
+}
 
 @Resolver()
 export class AnalysisResolver {
@@ -22,42 +52,16 @@ export class AnalysisResolver {
       'GET /live/v2/: up to ten URLs; synchronous for one URL with recursive=false, else accepted with a callback',
   })
   @RateLimited('live')
-  async live(
-    @Ctx() ctx: GraphQLContext,
-    @Arg('urls', () => [String]) urls: string[],
-    @Arg('callbackUrl', () => String, { nullable: true }) callbackUrl: string | null,
-    @Arg('recursive', { defaultValue: true }) recursive: boolean,
-    @Arg('sets', () => [String], { defaultValue: [] }) sets: string[],
-  ): Promise<UrlAnalysis[]> {
-    const caller = requireCaller(ctx);
-    const input = {
-      urls: parseUrlList(urls),
-      callbackUrl: callbackUrl ?? undefined,
-      recursive,
-      sets: parseFieldSets(sets),
-    };
-    return (await ctx.services.analysis.liveV2(caller, input, 'live-v2')).map(toUrlAnalysis);
+  async live(@Ctx() ctx: GraphQLContext, @Args() args: LiveArgs): Promise<UrlAnalysis[]> {
+    return analyseUrls(ctx, args, 'live-v2');
   }
 
   @Query(() => [UrlAnalysis], {
     description: 'GET /crawl/v2/: like live, recursive crawls follow links up to 25 pages',
   })
   @RateLimited('crawl-v2')
-  async crawl(
-    @Ctx() ctx: GraphQLContext,
-    @Arg('urls', () => [String]) urls: string[],
-    @Arg('callbackUrl', () => String, { nullable: true }) callbackUrl: string | null,
-    @Arg('recursive', { defaultValue: true }) recursive: boolean,
-    @Arg('sets', () => [String], { defaultValue: [] }) sets: string[],
-  ): Promise<UrlAnalysis[]> {
-    const caller = requireCaller(ctx);
-    const input = {
-      urls: parseUrlList(urls),
-      callbackUrl: callbackUrl ?? undefined,
-      recursive,
-      sets: parseFieldSets(sets),
-    };
-    return (await ctx.services.analysis.liveV2(caller, input, 'crawl-v2')).map(toUrlAnalysis);
+  async crawl(@Ctx() ctx: GraphQLContext, @Args() args: LiveArgs): Promise<UrlAnalysis[]> {
+    return analyseUrls(ctx, args, 'crawl-v2');
   }
 
   @Mutation(() => Boolean, {

@@ -29,7 +29,15 @@ export interface ErrorObject {
   message: string;
 }
 
-export function toApplication(t: DetectedTechnology): ApplicationObject {
+/** What an Application object is made of: a detected technology, or its GraphQL form. */
+export type ApplicationSource = Pick<
+  DetectedTechnology,
+  'name' | 'confidence' | 'version' | 'icon' | 'website'
+> & {
+  categories: { id: number; name: string }[];
+};
+
+export function toApplication(t: ApplicationSource): ApplicationObject {
   return {
     name: t.name,
     confidence: String(t.confidence),

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../errors';
+import { toApplication } from '../../services/analysis-shapes';
 import type { JsonSchema } from '../json-schema';
 import { booleanParam, csvParam, stringParam, urlParam } from '../params';
 import type { RestRoute } from '../route';
@@ -28,18 +29,6 @@ const TECHNOLOGY_FIELDS =
   'slug name version versions confidence icon website confirmedAt categories { id slug name }';
 const SET_FIELDS = ['title', 'description', 'language', 'email', 'phone', 'linkedin', 'twitter', 'facebook'];
 const URL_ANALYSIS_FIELDS = `url state technologies { ${TECHNOLOGY_FIELDS} } errors { type message } ${SET_FIELDS.join(' ')}`;
-
-/** The Application object: confidence as numeric text, version '' when unknown, categories as [{id: name}]. */
-function toApplication(t: TechnologyData) {
-  return {
-    name: t.name,
-    confidence: String(t.confidence),
-    version: t.version,
-    icon: t.icon,
-    website: t.website,
-    categories: t.categories.map((c) => ({ [String(c.id)]: c.name })),
-  };
-}
 
 /** The Live/Crawl v2 per-URL object: technologies, errors (as text), or crawl: true. */
 function toLiveObject(a: UrlAnalysisData): Record<string, unknown> {
