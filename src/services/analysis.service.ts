@@ -9,6 +9,7 @@ import { ErrorObject, toErrorObject } from './analysis-shapes';
 import type { PageAttributes } from './page-attributes';
 import type { Caller } from './caller';
 import { CallbackService } from './callback.service';
+import { CreditService } from './credit.service';
 import { MeteringService } from './metering.service';
 import type { FieldSet } from './page-attributes';
 import { LookupMonth, SiteIndexService } from './site-index.service';
@@ -58,8 +59,9 @@ const SYNC_DEADLINE_MS = 25_000;
 /**
  * The analysis endpoints (Analyze v1, Live v2, Crawl v2, Crawl v1, Lookup v1) as service calls.
  * Synchronous ones analyse inline and are charged only when they succeed; asynchronous ones are
- * charged on acceptance, run as durable jobs, POST their result to the callback, and refund the
- * charge when the site could not be analysed at all.
+ * charged on acceptance, in the transaction that enqueues their jobs (a request that loses the race
+ * for the last credits leaves no job behind), run as durable jobs, POST their result to the
+ * callback, and refund the charge when the site could not be analysed at all.
  */
 export class AnalysisService {
   constructor(
@@ -69,6 +71,7 @@ export class AnalysisService {
     private readonly metering: MeteringService,
     private readonly callbacks: CallbackService,
     private readonly queue: JobQueue,
+    private readonly credits: CreditService,
   ) {}
 
   /** GET /analyze/v1/: one page, now. A failure is a normal answer (status error), counted but not charged. */
@@ -105,17 +108,15 @@ export class AnalysisService {
       const callbackUrl = await this.callbacks.validateUrl(input.callbackUrl);
       const price = input.recursive ? prices.crawl : prices.page;
       const total = price.credits * urls.length;
-      return this.metering.run(
-        caller,
-        { minimumCost: total, cost: () => total, reason: price.endpoint },
-        () =>
-          this.enqueue(caller, urls, {
-            form,
-            recursive: input.recursive,
-            sets: input.sets,
-            callbackUrl,
-            chargedEach: price.credits,
-          }),
+      return this.metering.run(caller, { minimumCost: total, cost: () => 0, reason: price.endpoint }, () =>
+        this.enqueue(caller, urls, {
+          form,
+          recursive: input.recursive,
+          sets: input.sets,
+          callbackUrl,
+          chargedEach: price.credits,
+          reason: price.endpoint,
+        }),
       );
     }
     const price = prices.page;
@@ -153,7 +154,7 @@ export class AnalysisService {
     const price = CREDIT_PRICES.crawlV1;
     await this.metering.run(
       caller,
-      { minimumCost: price.credits, cost: () => price.credits, reason: price.endpoint },
+      { minimumCost: price.credits, cost: () => 0, reason: price.endpoint },
       () =>
         this.enqueue(caller, [url], {
           form: 'crawl-v1',
@@ -161,6 +162,7 @@ export class AnalysisService {
           sets: [],
           callbackUrl: valid,
           chargedEach: price.credits,
+          reason: price.endpoint,
         }),
     );
   }
@@ -180,8 +182,8 @@ export class AnalysisService {
       caller,
       {
         minimumCost: 0,
-        cost: (outcome) =>
-          outcome.kind === 'found' ? hit.credits : outcome.kind === 'received' ? indexing.credits : 0,
+        // The 202's price is charged with its job (see enqueue).
+        cost: (outcome) => (outcome.kind === 'found' ? hit.credits : 0),
         reason: hit.endpoint,
       },
       async () => {
@@ -196,13 +198,17 @@ export class AnalysisService {
           sets: [],
           callbackUrl,
           chargedEach: indexing.credits,
+          reason: indexing.endpoint,
         });
         return { kind: 'received' };
       },
     );
   }
 
-  /** Enqueues one analysis job per URL in one transaction: all are accepted, or none. */
+  /**
+   * Charges the request and enqueues one analysis job per URL in one transaction: all are accepted
+   * and paid for, or none (InsufficientCreditsError leaves no job behind).
+   */
   private async enqueue(
     caller: Caller,
     urls: string[],
@@ -212,9 +218,13 @@ export class AnalysisService {
       sets: FieldSet[];
       callbackUrl: string;
       chargedEach: number;
+      reason: string;
     },
   ): Promise<UrlOutcome[]> {
-    await this.db.transaction(async (m) => {
+    const charged = caller.principal.isDemo ? 0 : job.chargedEach;
+    const total = charged * urls.length;
+    const balance = await this.db.transaction(async (m) => {
+      const after = total > 0 ? await this.credits.chargeWithin(m, caller, total, job.reason) : null;
       for (const url of urls) {
         const payload: AnalysisJobPayload = {
           accountId: caller.principal.accountId,
@@ -224,11 +234,13 @@ export class AnalysisService {
           recursive: job.recursive,
           sets: job.sets,
           callbackUrl: job.callbackUrl,
-          charged: caller.principal.isDemo ? 0 : job.chargedEach,
+          charged,
         };
         await this.queue.enqueue(m, JobKinds.analysis, payload, { maxAttempts: 3 });
       }
+      return after;
     });
+    if (balance !== null) this.credits.announce(caller.principal.accountId, balance, -total, job.reason);
     return urls.map((url) => ({ url, state: 'accepted' as const }));
   }
 }

@@ -83,7 +83,7 @@ export async function buildServices(
     concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
     deadlineMs: config.CRAWL_DEADLINE_MS,
   });
-  const analysis = new AnalysisService(db, analyzer, siteIndex, metering, callbacks, queue);
+  const analysis = new AnalysisService(db, analyzer, siteIndex, metering, callbacks, queue, credits);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(buildEmailVerifier(config), metering);
   return {

@@ -61,11 +61,18 @@ export const LOOKUP_MONTHS = 6;
 export class SiteIndexService {
   constructor(private readonly db: Database) {}
 
+  /**
+   * Records one analysis. Concurrent analyses of one site (MariaDB runs them in parallel) take
+   * turns on the site row: the row is created in its own short transaction, then locked first
+   * thing, so every read after the lock sees the previous analysis committed (no lost hit counts,
+   * no duplicate technology rows) and no shared lock is ever upgraded (which deadlocks).
+   */
   async record(observation: SiteObservation): Promise<SiteEntity> {
     const key = siteKeyOf(observation.url);
     const month = monthOf(observation.at);
+    await this.db.transaction((m) => this.insertSiteIfMissing(m, key, observation.at));
     return this.db.transaction(async (m) => {
-      const site = await this.upsertSite(m, key, observation);
+      const site = await this.updateSite(m, key, observation);
       await this.upsertTechnologies(m, site.id, observation);
       await this.upsertMonth(m, site.id, month, observation);
       await this.recordHostnames(m, observation.hostnames, 'crawl', observation.at);
@@ -73,23 +80,29 @@ export class SiteIndexService {
     });
   }
 
-  /** Records host names (outside a page analysis too: DNS, certificates, discovery). */
+  /**
+   * Records host names (outside a page analysis too: DNS, certificates, discovery). One upsert per
+   * name, in name order: sites sharing host names (a CDN, an analytics host) lock them in the same
+   * order, and a plain upsert takes its lock once instead of upgrading a shared one.
+   */
   async recordHostnames(m: EntityManager, names: readonly string[], source: string, at: Date): Promise<void> {
-    const seen = new Set<string>();
+    const rows = new Map<string, string>();
     for (const raw of names) {
       const name = raw.toLowerCase().replace(/\.$/, '').replace(/^\*\./, '');
-      if (!name || name.length > 253 || seen.has(name)) continue;
-      seen.add(name);
+      if (!name || name.length > 253 || rows.has(name)) continue;
       const domain = registrableDomainOf(name);
-      if (!domain) continue;
+      if (domain) rows.set(name, domain);
+    }
+    for (const [name, domain] of [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       await m
         .createQueryBuilder()
         .insert()
         .into(ObservedHostnameEntity)
         .values({ domain, name, source, resolvable: null, firstSeenAt: at, lastSeenAt: at })
-        .orIgnore()
+        .orUpdate(['last_seen_at'], ['domain', 'name'])
+        // An existing row has no new insert id on MySQL/MariaDB: TypeORM must not read one back.
+        .updateEntity(false)
         .execute();
-      await m.update(ObservedHostnameEntity, { domain, name }, { lastSeenAt: at });
     }
   }
 
@@ -137,12 +150,7 @@ export class SiteIndexService {
     }));
   }
 
-  private async upsertSite(
-    m: EntityManager,
-    key: SiteKey,
-    observation: SiteObservation,
-  ): Promise<SiteEntity> {
-    const at = observation.at;
+  private async insertSiteIfMissing(m: EntityManager, key: SiteKey, at: Date): Promise<void> {
     await m
       .createQueryBuilder()
       .insert()
@@ -161,8 +169,21 @@ export class SiteIndexService {
         lastAnalyzedAt: at,
       })
       .orIgnore()
+      .updateEntity(false)
       .execute();
-    const site = await m.findOneOrFail(SiteEntity, { where: { hostname: key.hostname } });
+  }
+
+  private async updateSite(
+    m: EntityManager,
+    key: SiteKey,
+    observation: SiteObservation,
+  ): Promise<SiteEntity> {
+    const at = observation.at;
+    // SQLite runs one transaction at a time (see Database); MySQL/MariaDB need the row lock.
+    const site = await m.findOneOrFail(SiteEntity, {
+      where: { hostname: key.hostname },
+      ...(this.db.dialect === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     const root = observation.pages.find((p) => p.isRoot) ?? observation.pages[0];
     const languages = union(
       parseList(site.languages),
@@ -244,6 +265,7 @@ export class SiteIndexService {
       .into(SiteMonthEntity)
       .values({ siteId, month, languages: '[]', hits: 0 })
       .orIgnore()
+      .updateEntity(false)
       .execute();
     const row = await m.findOneOrFail(SiteMonthEntity, { where: { siteId, month } });
     const languages = union(

@@ -37,16 +37,17 @@ export function createAnalysisHandler(deps: AnalysisWorkerDeps): JobHandler<Anal
     if (context.signal.aborted) throw new Error('analysis interrupted; the job will run again');
     const payload = callbackBody(job, analysis);
     const event = `${job.form}.result`;
-    await deps.db.transaction(async (m) => {
+    const reason = `refund: ${job.form} job ${context.jobId} failed`;
+    const refunded = await deps.db.transaction(async (m) => {
       await deps.callbacks.schedule(m, { accountId: job.accountId, url: job.callbackUrl, event, payload });
-      if (!analysis.ok && job.charged > 0) {
-        const reason = `refund: ${job.form} job ${context.jobId} failed`;
-        const already = await m.count(CreditLedgerEntryEntity, {
-          where: { accountId: job.accountId, kind: 'refund', reason },
-        });
-        if (already === 0) await deps.credits.refundWithin(m, job.accountId, job.charged, reason);
-      }
+      if (analysis.ok || job.charged <= 0) return null;
+      const already = await m.count(CreditLedgerEntryEntity, {
+        where: { accountId: job.accountId, kind: 'refund', reason },
+      });
+      return already === 0 ? deps.credits.refundWithin(m, job.accountId, job.charged, reason) : null;
     });
+    // Subscribers (creditsChanged) hear of the refund once it is committed.
+    if (refunded !== null) deps.credits.announce(job.accountId, refunded, job.charged, reason);
   };
 }
 
