@@ -10,7 +10,8 @@ const bool = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .optional()
     .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
-const int = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
 const list = z
   .string()
   .optional()
@@ -28,7 +29,10 @@ const schema = z.object({
   DATABASE_URL: z
     .string()
     .default('sqlite:./data/service.db')
-    .refine((v) => /^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/.test(v), 'must be sqlite:PATH or mysql://user:pass@host:port/db'),
+    .refine(
+      (v) => /^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/.test(v),
+      'must be sqlite:PATH or mysql://user:pass@host:port/db',
+    ),
   PUBLIC_BASE_URL: z.url().optional(),
   DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   DEMO_DAILY_REQUESTS: int(10, 1, 1_000_000),

@@ -97,10 +97,18 @@ export class NotFoundError extends AppError {
 }
 
 export class MethodNotAllowedError extends AppError {
-  constructor(method: string, path: string, readonly allowed: string[]) {
-    super('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, {
-      allowed,
-    });
+  constructor(
+    method: string,
+    path: string,
+    readonly allowed: string[],
+  ) {
+    super(
+      'METHOD_NOT_ALLOWED',
+      `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+      {
+        allowed,
+      },
+    );
   }
 }
 

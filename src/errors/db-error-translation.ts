@@ -10,7 +10,11 @@ export function translateDriverError(error: unknown): unknown {
   if (error instanceof AppError || !(error instanceof QueryFailedError)) return error;
   const driver = (error as QueryFailedError & { driverError?: { code?: string } }).driverError;
   const code = driver?.code ?? '';
-  if (code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+  if (
+    code === 'ER_DUP_ENTRY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  ) {
     return new ConflictError('A record with the same key already exists');
   }
   return error;

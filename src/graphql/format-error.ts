@@ -11,7 +11,11 @@ import { logger } from '../logger';
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (original instanceof AppError) {
-    return { ...formatted, message: original.message, extensions: { ...original.details, code: original.code } };
+    return {
+      ...formatted,
+      message: original.message,
+      extensions: { ...original.details, code: original.code },
+    };
   }
   const code = formatted.extensions?.code;
   if (code && code !== 'INTERNAL_SERVER_ERROR') return formatted;

@@ -15,7 +15,11 @@ import { requestIdMiddleware } from './request-id';
  * The HTTP surface: /healthz, the OpenAPI document, /graphql (Apollo) and the REST facade, with
  * one JSON error shape for everything that goes wrong, including malformed or oversized bodies.
  */
-export async function createApp(services: Services, schema: GraphQLSchema, apollo: ApolloServer<GraphQLContext>) {
+export async function createApp(
+  services: Services,
+  schema: GraphQLSchema,
+  apollo: ApolloServer<GraphQLContext>,
+) {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -31,25 +35,38 @@ export async function createApp(services: Services, schema: GraphQLSchema, apoll
   });
 
   const openApiYaml = renderOpenApiYaml(
-    buildOpenApiDocument(ROUTE_TABLE, { serverUrl: services.config.PUBLIC_BASE_URL, headerPrefix: services.config.HEADER_PREFIX }),
+    buildOpenApiDocument(ROUTE_TABLE, {
+      serverUrl: services.config.PUBLIC_BASE_URL,
+      headerPrefix: services.config.HEADER_PREFIX,
+    }),
   );
   app.get('/openapi/v2-public.yaml', (_req, res) => {
     res.type('application/yaml').send(openApiYaml);
   });
 
-  app.use(express.json({ limit: services.config.REQUEST_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: services.config.REQUEST_BODY_LIMIT_BYTES,
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
 
   app.use(
     '/graphql',
     expressMiddleware(apollo, {
-      context: async ({ req, res }) => buildContext(services, req.get('x-api-key'), res.locals.requestId as string),
+      context: async ({ req, res }) =>
+        buildContext(services, req.get('x-api-key'), res.locals.requestId as string),
     }),
   );
 
   app.use(createFacadeHandler(schema, services, ROUTE_TABLE));
 
   app.use((req: Request, res: Response) => {
-    sendError(res, new NotFoundError(`No such endpoint: ${req.method} ${req.path}`), res.locals.requestId as string);
+    sendError(
+      res,
+      new NotFoundError(`No such endpoint: ${req.method} ${req.path}`),
+      res.locals.requestId as string,
+    );
   });
 
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -63,7 +80,8 @@ export async function createApp(services: Services, schema: GraphQLSchema, apoll
 function translateBodyError(error: unknown): unknown {
   if (error instanceof AppError) return error;
   const type = (error as { type?: string })?.type;
-  if (type === 'entity.parse.failed') return new ValidationError('body', 'The request body is not valid JSON');
+  if (type === 'entity.parse.failed')
+    return new ValidationError('body', 'The request body is not valid JSON');
   if (type === 'entity.too.large') return new PayloadTooLargeError('The request body is too large');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ValidationError('body', 'The request body encoding is not supported');

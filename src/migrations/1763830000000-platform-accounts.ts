@@ -9,7 +9,13 @@ export class PlatformAccounts1763830000000 implements MigrationInterface {
       new Table({
         name: 'accounts',
         columns: [
-          { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+          {
+            name: 'id',
+            type: 'integer',
+            isPrimary: true,
+            isGenerated: true,
+            generationStrategy: 'increment',
+          },
           { name: 'name', type: 'varchar', length: '200' },
           { name: 'email', type: 'varchar', length: '320' },
           { name: 'plan', type: 'varchar', length: '20' },
@@ -24,7 +30,13 @@ export class PlatformAccounts1763830000000 implements MigrationInterface {
       new Table({
         name: 'api_keys',
         columns: [
-          { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+          {
+            name: 'id',
+            type: 'integer',
+            isPrimary: true,
+            isGenerated: true,
+            generationStrategy: 'increment',
+          },
           { name: 'account_id', type: 'int' },
           { name: 'key_hash', type: 'varchar', length: '64' },
           { name: 'key_prefix', type: 'varchar', length: '16' },
@@ -35,14 +47,22 @@ export class PlatformAccounts1763830000000 implements MigrationInterface {
           new TableIndex({ name: 'uq_api_keys_hash', columnNames: ['key_hash'], isUnique: true }),
           new TableIndex({ name: 'idx_api_keys_account', columnNames: ['account_id'] }),
         ],
-        foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'] }],
+        foreignKeys: [
+          { columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'] },
+        ],
       }),
     );
     await q.createTable(
       new Table({
         name: 'credit_ledger',
         columns: [
-          { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+          {
+            name: 'id',
+            type: 'integer',
+            isPrimary: true,
+            isGenerated: true,
+            generationStrategy: 'increment',
+          },
           { name: 'account_id', type: 'int' },
           { name: 'delta', type: 'int' },
           { name: 'balance_after', type: 'int' },
@@ -52,7 +72,9 @@ export class PlatformAccounts1763830000000 implements MigrationInterface {
           { name: 'created_at', type: 'datetime', precision: 3 },
         ],
         indices: [new TableIndex({ name: 'idx_credit_ledger_account', columnNames: ['account_id', 'id'] })],
-        foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'] }],
+        foreignKeys: [
+          { columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'] },
+        ],
       }),
     );
     await q.createTable(

@@ -10,7 +10,13 @@ export class SiteIndex1763850000000 implements MigrationInterface {
       new Table({
         name: 'sites',
         columns: [
-          { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+          {
+            name: 'id',
+            type: 'integer',
+            isPrimary: true,
+            isGenerated: true,
+            generationStrategy: 'increment',
+          },
           { name: 'hostname', type: 'varchar', length: '253' },
           { name: 'domain', type: 'varchar', length: '253' },
           { name: 'tld', type: 'varchar', length: '64' },
@@ -37,7 +43,13 @@ export class SiteIndex1763850000000 implements MigrationInterface {
       new Table({
         name: 'site_technologies',
         columns: [
-          { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+          {
+            name: 'id',
+            type: 'integer',
+            isPrimary: true,
+            isGenerated: true,
+            generationStrategy: 'increment',
+          },
           { name: 'site_id', type: 'int' },
           { name: 'slug', type: 'varchar', length: '120' },
           { name: 'name', type: 'varchar', length: '200' },
@@ -52,7 +64,14 @@ export class SiteIndex1763850000000 implements MigrationInterface {
           new TableIndex({ name: 'uq_site_technologies', columnNames: ['site_id', 'slug'], isUnique: true }),
           new TableIndex({ name: 'idx_site_technologies_slug', columnNames: ['slug', 'confirmed_at'] }),
         ],
-        foreignKeys: [{ columnNames: ['site_id'], referencedTableName: 'sites', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+        foreignKeys: [
+          {
+            columnNames: ['site_id'],
+            referencedTableName: 'sites',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+        ],
       }),
     );
     await q.createTable(
@@ -64,7 +83,14 @@ export class SiteIndex1763850000000 implements MigrationInterface {
           { name: 'languages', type: 'text' },
           { name: 'hits', type: 'int', default: 0 },
         ],
-        foreignKeys: [{ columnNames: ['site_id'], referencedTableName: 'sites', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+        foreignKeys: [
+          {
+            columnNames: ['site_id'],
+            referencedTableName: 'sites',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+        ],
       }),
     );
     await q.createTable(
@@ -80,7 +106,14 @@ export class SiteIndex1763850000000 implements MigrationInterface {
           { name: 'hits', type: 'int', default: 0 },
           { name: 'confidence', type: 'int' },
         ],
-        foreignKeys: [{ columnNames: ['site_id'], referencedTableName: 'sites', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+        foreignKeys: [
+          {
+            columnNames: ['site_id'],
+            referencedTableName: 'sites',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+        ],
       }),
     );
     // Subdomain pages are walked in name order with a `name > cursor` condition: the order must be
@@ -90,7 +123,13 @@ export class SiteIndex1763850000000 implements MigrationInterface {
       new Table({
         name: 'observed_hostnames',
         columns: [
-          { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+          {
+            name: 'id',
+            type: 'integer',
+            isPrimary: true,
+            isGenerated: true,
+            generationStrategy: 'increment',
+          },
           { name: 'domain', type: 'varchar', length: '253', ...binary },
           { name: 'name', type: 'varchar', length: '253', ...binary },
           { name: 'source', type: 'varchar', length: '20' },
@@ -98,13 +137,21 @@ export class SiteIndex1763850000000 implements MigrationInterface {
           time('first_seen_at'),
           time('last_seen_at'),
         ],
-        indices: [new TableIndex({ name: 'uq_observed_hostnames', columnNames: ['domain', 'name'], isUnique: true })],
+        indices: [
+          new TableIndex({ name: 'uq_observed_hostnames', columnNames: ['domain', 'name'], isUnique: true }),
+        ],
       }),
     );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['observed_hostnames', 'site_month_technologies', 'site_months', 'site_technologies', 'sites']) {
+    for (const table of [
+      'observed_hostnames',
+      'site_month_technologies',
+      'site_months',
+      'site_technologies',
+      'sites',
+    ]) {
       await q.dropTable(table);
     }
   }

@@ -100,7 +100,11 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = Object.freeze({
 });
 
 /** The plan a feature needs (the spec: lists, verification and subdomains need Business). */
-export const FEATURE_PLAN: Readonly<Record<Feature, PlanName>> = { lists: 'business', verify: 'business', subdomains: 'business' };
+export const FEATURE_PLAN: Readonly<Record<Feature, PlanName>> = {
+  lists: 'business',
+  verify: 'business',
+  subdomains: 'business',
+};
 
 export const FEATURE_LABEL: Readonly<Record<Feature, string>> = {
   lists: 'Lead lists',

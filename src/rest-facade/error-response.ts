@@ -13,9 +13,13 @@ export function sendError(res: Response, error: unknown, requestId: string): voi
       res.setHeader('Retry-After', String(error.retryAfterSeconds));
     }
     if (error instanceof MethodNotAllowedError) res.setHeader('Allow', error.allowed.join(', '));
-    res.status(httpStatusOf(error.code)).json({ code: error.code, message: error.message, ...error.details, requestId });
+    res
+      .status(httpStatusOf(error.code))
+      .json({ code: error.code, message: error.message, ...error.details, requestId });
     return;
   }
   logger.error({ err: error, requestId }, 'unexpected error');
-  res.status(500).json({ code: 'INTERNAL', message: `Internal server error (request id ${requestId})`, requestId });
+  res
+    .status(500)
+    .json({ code: 'INTERNAL', message: `Internal server error (request id ${requestId})`, requestId });
 }

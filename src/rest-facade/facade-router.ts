@@ -25,7 +25,9 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
     const document = parse(route.operation);
     const errors = validate(schema, document);
     if (errors.length > 0) {
-      throw new Error(`Route ${route.method} ${route.path}: invalid operation: ${errors.map((e) => e.message).join('; ')}`);
+      throw new Error(
+        `Route ${route.method} ${route.path}: invalid operation: ${errors.map((e) => e.message).join('; ')}`,
+      );
     }
     prepared.set(route, { route, document });
   }
@@ -51,7 +53,8 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
       const response = route.respond(result.data as Record<string, unknown>, values);
       if (response.status >= 200 && response.status < 300) {
         const meter = context.caller.meter;
-        const remaining = meter.remaining ?? (await services.credits.balance(context.caller.principal.accountId));
+        const remaining =
+          meter.remaining ?? (await services.credits.balance(context.caller.principal.accountId));
         res.setHeader(`${prefix}-credits-spent`, String(meter.spent));
         res.setHeader(`${prefix}-credits-remaining`, String(remaining));
       }
@@ -68,16 +71,26 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
 }
 
 /** Reads and validates every parameter; unknown query parameters are refused by name (typos surface). */
-function readParams(route: RestRoute, req: Request, pathParams: Record<string, string>): Record<string, unknown> {
+function readParams(
+  route: RestRoute,
+  req: Request,
+  pathParams: Record<string, string>,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   const query = req.query as Record<string, unknown>;
   const known = new Set(route.params.filter((p) => p.in === 'query').map((p) => p.name));
   for (const name of Object.keys(query)) {
-    if (!known.has(name)) throw new ValidationError(name, `Unknown parameter ${name} for ${route.method} ${route.path}/`);
+    if (!known.has(name))
+      throw new ValidationError(name, `Unknown parameter ${name} for ${route.method} ${route.path}/`);
   }
   const body = route.params.some((p) => p.in === 'body') ? readBody(req) : {};
   for (const param of route.params) {
-    const raw = param.in === 'query' ? query[param.name] : param.in === 'path' ? pathParams[param.name] : body[param.name];
+    const raw =
+      param.in === 'query'
+        ? query[param.name]
+        : param.in === 'path'
+          ? pathParams[param.name]
+          : body[param.name];
     if (raw === undefined || raw === null || raw === '') {
       if (param.required) throw new ValidationError(param.name, `${param.name} is required`);
       continue;

@@ -29,10 +29,16 @@ export const ERROR_BODY_SCHEMA: JsonSchema = {
   description: 'Error body of every 4xx/5xx response of the REST API',
   required: ['code', 'message', 'requestId'],
   properties: {
-    code: { type: 'string', description: 'Stable error code, e.g. BAD_REQUEST, UNAUTHENTICATED, RATE_LIMITED' },
+    code: {
+      type: 'string',
+      description: 'Stable error code, e.g. BAD_REQUEST, UNAUTHENTICATED, RATE_LIMITED',
+    },
     message: { type: 'string', description: 'What went wrong, naming the parameter where one is at fault' },
     parameter: { type: 'string', description: 'The offending parameter (400 responses)' },
-    retryAfter: { type: 'integer', description: 'Seconds to wait (429 responses; also the Retry-After header)' },
+    retryAfter: {
+      type: 'integer',
+      description: 'Seconds to wait (429 responses; also the Retry-After header)',
+    },
     requestId: { type: 'string' },
   },
   additionalProperties: true,

@@ -15,7 +15,10 @@ const ERROR_RESPONSES: Record<number, string> = {
  * Generates the OpenAPI 3.1 document from the route table, so the published contract and the
  * served routes cannot drift apart. Served at /openapi/v2-public.yaml.
  */
-export function buildOpenApiDocument(routes: readonly RestRoute[], options: { serverUrl?: string; headerPrefix: string }) {
+export function buildOpenApiDocument(
+  routes: readonly RestRoute[],
+  options: { serverUrl?: string; headerPrefix: string },
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = `${route.path}/`;
@@ -26,7 +29,10 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], options: { se
         description: 'Credits deducted by this request',
         schema: { type: 'integer' },
       },
-      [`${options.headerPrefix}-credits-remaining`]: { description: 'Credit balance after it', schema: { type: 'integer' } },
+      [`${options.headerPrefix}-credits-remaining`]: {
+        description: 'Credit balance after it',
+        schema: { type: 'integer' },
+      },
     };
     const responses: Record<string, unknown> = {};
     for (const [status, doc] of Object.entries(route.responses)) {
@@ -37,16 +43,24 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], options: { se
       };
     }
     for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
-      responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      responses[status] ??= {
+        description,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
     }
     const limits = (['small', 'medium', 'large', 'business'] as const)
-      .map((plan) => `${plan}: ${PLANS[plan].rateLimits[route.family].max} per ${PLANS[plan].rateLimits[route.family].windowMs / 1000} s`)
+      .map(
+        (plan) =>
+          `${plan}: ${PLANS[plan].rateLimits[route.family].max} per ${PLANS[plan].rateLimits[route.family].windowMs / 1000} s`,
+      )
       .join('; ');
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operationId,
       summary: route.summary,
-      description: [route.description, `Rate limit (${route.family}): ${limits}.`].filter(Boolean).join('\n\n'),
+      description: [route.description, `Rate limit (${route.family}): ${limits}.`]
+        .filter(Boolean)
+        .join('\n\n'),
       tags: [route.tag],
       parameters: query.map((p) => ({
         name: p.name,
@@ -63,7 +77,9 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], options: { se
                 'application/json': {
                   schema: {
                     type: 'object',
-                    properties: Object.fromEntries(body.map((p) => [p.name, { ...p.schema, description: p.description }])),
+                    properties: Object.fromEntries(
+                      body.map((p) => [p.name, { ...p.schema, description: p.description }]),
+                    ),
                     required: body.filter((p) => p.required).map((p) => p.name),
                   },
                 },

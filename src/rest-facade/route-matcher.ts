@@ -20,7 +20,9 @@ export class RouteMatcher {
   constructor(routes: readonly RestRoute[]) {
     this.compiled = routes.map((route) => ({
       route,
-      segments: split(route.path).map((s) => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s })),
+      segments: split(route.path).map((s) =>
+        s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s },
+      ),
     }));
   }
 

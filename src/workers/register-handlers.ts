@@ -12,7 +12,10 @@ export interface JobHandlerDependencies {
 }
 
 /** Registers the one handler of every job kind in src/jobs/job-kinds.ts. */
-export function registerJobHandlers(registry: JobHandlerRegistry, deps: JobHandlerDependencies): JobHandlerRegistry {
+export function registerJobHandlers(
+  registry: JobHandlerRegistry,
+  deps: JobHandlerDependencies,
+): JobHandlerRegistry {
   const { services } = deps;
   registry.register(
     JobKinds.callbackDelivery,

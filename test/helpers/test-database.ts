@@ -18,7 +18,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base || base.startsWith('sqlite:')) {
     const dir = mkdtempSync(join(tmpdir(), 'tis-db-'));
-    return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${join(dir, 'test.db')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const server = new URL(base.replace(/^mariadb:/, 'mysql:'));
   const name = `tis_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;

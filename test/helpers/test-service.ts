@@ -13,11 +13,22 @@ export interface TestService {
   url: string;
   running: RunningService;
   /** Creates an account through the same service the admin CLI uses; returns its plaintext key. */
-  createAccount(input?: { plan?: string; credits?: number; name?: string }): Promise<{ accountId: number; apiKey: string }>;
+  createAccount(input?: {
+    plan?: string;
+    credits?: number;
+    name?: string;
+  }): Promise<{ accountId: number; apiKey: string }>;
   /** An HTTP request to the service; `key` goes in x-api-key. */
-  request<T = any>(path: string, init?: { key?: string; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  request<T = any>(
+    path: string,
+    init?: { key?: string; method?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<HttpResult<T>>;
   /** GraphQL over HTTP POST /graphql. */
-  graphql<T = any>(key: string | undefined, query: string, variables?: Record<string, unknown>): Promise<HttpResult<T>>;
+  graphql<T = any>(
+    key: string | undefined,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<HttpResult<T>>;
   stop(): Promise<void>;
 }
 

@@ -30,7 +30,9 @@ const usageSchema: JsonSchema = {
         quota: {
           type: 'object',
           required: ['remaining'],
-          properties: { remaining: { type: 'integer', description: 'An estimate, updated as requests are counted' } },
+          properties: {
+            remaining: { type: 'integer', description: 'An estimate, updated as requests are counted' },
+          },
         },
       },
     },

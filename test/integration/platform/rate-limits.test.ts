@@ -63,7 +63,9 @@ describe('rate limits per key and family', () => {
     const { apiKey } = await service.createAccount({ plan: 'small' });
     const principal = await service.running.services.auth.authenticate(apiKey);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, () => rateLimiterFor(service.running.services).consume(principal, 'credits')),
+      Array.from({ length: 20 }, () =>
+        rateLimiterFor(service.running.services).consume(principal, 'credits'),
+      ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBe(5);
   });
