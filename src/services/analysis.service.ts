@@ -104,7 +104,10 @@ export class AnalysisService {
         'callback_url is required when recursive is true (the default)',
       );
     }
-    if (input.callbackUrl) {
+    // recursive=false with one URL is synchronous (the spec: no callback is needed); a callback_url
+    // given anyway is not used. Everything else is answered by callback.
+    const synchronous = !input.recursive && urls.length === 1;
+    if (!synchronous && input.callbackUrl) {
       const callbackUrl = await this.callbacks.validateUrl(input.callbackUrl);
       const price = input.recursive ? prices.crawl : prices.page;
       const total = price.credits * urls.length;

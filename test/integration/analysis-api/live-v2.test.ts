@@ -65,6 +65,19 @@ describe('GET /live/v2/ and GET /crawl/v2/ (one page, and several with a callbac
     });
   });
 
+  it('stays synchronous for one URL with recursive=false even when a callback_url is given', async () => {
+    const { apiKey } = await account(5);
+    const target = kit.sites.url('/about/');
+    const res = await kit.get(
+      `/live/v2/?${q({ urls: target, recursive: 'false', callback_url: 'http://127.0.0.1:9/unused' })}`,
+      apiKey,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body[0].url).toBe(target);
+    expect(res.body[0].technologies.length).toBeGreaterThan(0);
+    expect(creditHeaders(res)).toEqual({ spent: 1, remaining: 4 });
+  });
+
   it('answers [{url, errors: [string]}] for a page that cannot be analysed, not charged', async () => {
     const { apiKey } = await account(5);
     const target = kit.sites.url('/error');
