@@ -1,6 +1,6 @@
 import { parseSelectorList, selectorLiteral, type Complex } from './css-selector';
 import { LiteralTable } from './literal-table';
-import { compilePattern, parseTags, type Pattern } from './pattern';
+import { compilePattern, fixedPattern, parseTags, type Pattern } from './pattern';
 import { PatternSet, type PatternEntry } from './pattern-set';
 import { requiredLiterals } from './regex-source';
 import { assignSlugs, baseSlug } from './slug';
@@ -288,7 +288,7 @@ export class Fingerprints {
         for (const value of toList(raw.xhr)) {
           const literals = requiredLiterals(parseTags(String(value)).value);
           if (literals) {
-            hintEntries.push({ tech: index, pattern: { ...literalPattern(literals[0]), literals } });
+            hintEntries.push({ tech: index, pattern: literalPattern(literals[0], literals) });
             hintOwners.push({ tech: index, kind: 'xhr' });
           }
         }
@@ -361,7 +361,7 @@ export class Fingerprints {
     this.domPrefilter = new PatternSet(
       domRules.map((rule, index) => ({
         tech: index,
-        pattern: { ...literalPattern(''), literals: rule.literals },
+        pattern: literalPattern('', rule.literals),
       })),
       markup,
     );
@@ -412,16 +412,17 @@ export class Fingerprints {
   }
 }
 
-/** A pattern that never runs a regex of its own: the prefilter literal is all there is. */
-function literalPattern(literal: string): Pattern {
+/** The regex of patterns that never run one (they share it: without the g flag exec keeps no state). */
+const NO_REGEX = /(?:)/;
+
+/** A pattern that never runs a regex of its own: the prefilter literal (or the given ones) is all there is. */
+function literalPattern(literal: string, literals?: string[] | null): Pattern {
   const lower = literal.toLowerCase();
-  return {
-    source: literal,
-    regex: /(?:)/,
-    version: '',
-    confidence: 100,
-    literals: lower.length >= 3 ? [lower] : null,
-  };
+  return fixedPattern(
+    literal,
+    NO_REGEX,
+    literals !== undefined ? literals : lower.length >= 3 ? [lower] : null,
+  );
 }
 
 function compileDom(

@@ -12,6 +12,13 @@
  */
 const HASH = 0x9e3779b1;
 const LONG_BITS = 18;
+/**
+ * Tables get about 32 slots per literal (up to the bits above), so a probe rarely hits a wrong slot;
+ * a kind with a hundred literals needs no quarter-million-slot table (each costs milliseconds to build
+ * on a cold start).
+ */
+const SLOTS_PER_LITERAL_BITS = 5;
+const MIN_BITS = 8;
 /** Literals under 4 characters are few (a few dozen): a table that stays in the L1 cache. */
 const SHORT_BITS = 12;
 
@@ -20,8 +27,12 @@ interface Buckets {
   readonly shift: number;
   /** hash → 1 when some literal is filed there. */
   readonly flags: Uint8Array;
-  /** Entries start[h]..start[h+1] of `entries` (pairs: literal id, offset where its window ends). */
+  /**
+   * Entries start[h]..stop[h] of `entries` (pairs: literal id, offset where its window ends), valid
+   * where flags[h] is set: filling them takes one pass over the literals, not over the table.
+   */
   readonly start: Int32Array;
+  readonly stop: Int32Array;
   readonly entries: Int32Array;
 }
 
@@ -95,7 +106,7 @@ export class LiteralScanner {
     const { fold, literals } = this;
     const entries = buckets.entries;
     let count = 0;
-    for (let k = buckets.start[h] * 2, to = buckets.start[h + 1] * 2; k < to; k += 2) {
+    for (let k = buckets.start[h] * 2, to = buckets.stop[h] * 2; k < to; k += 2) {
       const id = entries[k];
       if (found[id] !== 0) continue;
       const literal = literals[id];
@@ -118,52 +129,68 @@ export class LiteralScanner {
  * Files each literal under the hash of one window (4 characters, or the whole literal when shorter),
  * choosing the window whose hash is rarest among all the literals' windows.
  */
-function fileLiterals(literals: readonly string[], ids: readonly number[], bits: number): Buckets {
+function fileLiterals(literals: readonly string[], ids: readonly number[], maxBits: number): Buckets {
+  const bits = Math.min(
+    maxBits,
+    Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + SLOTS_PER_LITERAL_BITS),
+  );
   const size = 1 << bits;
   const shift = 32 - bits;
   const frequency = new Uint16Array(size);
   for (const id of ids) {
     const literal = literals[id];
     const q = Math.min(4, literal.length);
-    for (let end = q; end <= literal.length; end++) {
-      const h = hashAt(literal, end, q, shift);
+    // The window rolls as the scan's does (one character in, one out): 8 bits per character.
+    let window = 0;
+    for (let i = 0; i < literal.length; i++) {
+      window = (window << 8) | (literal.charCodeAt(i) & 0xff);
+      if (i + 1 < q) continue;
+      const h = Math.imul(q === 4 ? window : window & windowMask(q), HASH) >>> shift;
       if (frequency[h] < 0xffff) frequency[h]++;
     }
   }
   const anchorHash = new Int32Array(ids.length);
   const anchorEnd = new Int32Array(ids.length);
-  const start = new Int32Array(size + 1);
-  ids.forEach((id, n) => {
-    const literal = literals[id];
+  // stop[] counts each bucket's literals first, then serves as the fill cursor.
+  const start = new Int32Array(size);
+  const stop = new Int32Array(size);
+  for (let n = 0; n < ids.length; n++) {
+    const literal = literals[ids[n]];
     const q = Math.min(4, literal.length);
     let best = -1;
-    for (let end = q; end <= literal.length; end++) {
-      const h = hashAt(literal, end, q, shift);
+    let window = 0;
+    for (let i = 0; i < literal.length; i++) {
+      window = (window << 8) | (literal.charCodeAt(i) & 0xff);
+      if (i + 1 < q) continue;
+      const h = Math.imul(q === 4 ? window : window & windowMask(q), HASH) >>> shift;
       if (best < 0 || frequency[h] < frequency[anchorHash[n]]) {
-        best = end;
+        best = i + 1;
         anchorHash[n] = h;
       }
     }
     anchorEnd[n] = best;
-    start[anchorHash[n] + 1]++;
-  });
-  for (let h = 0; h < size; h++) start[h + 1] += start[h];
-  const entries = new Int32Array(ids.length * 2);
-  const next = start.slice(0, size);
+    stop[anchorHash[n]]++;
+  }
   const flags = new Uint8Array(size);
-  ids.forEach((id, n) => {
+  let next = 0;
+  for (let n = 0; n < ids.length; n++) {
     const h = anchorHash[n];
+    if (flags[h] !== 0) continue;
     flags[h] = 1;
-    const at = next[h]++ * 2;
-    entries[at] = id;
+    start[h] = next;
+    next += stop[h];
+    stop[h] = start[h];
+  }
+  const entries = new Int32Array(ids.length * 2);
+  for (let n = 0; n < ids.length; n++) {
+    const at = stop[anchorHash[n]]++ * 2;
+    entries[at] = ids[n];
     entries[at + 1] = anchorEnd[n];
-  });
-  return { shift, flags, start, entries };
+  }
+  return { shift, flags, start, stop, entries };
 }
 
-/** Hash of the q characters of a (lowercase) literal ending before `end`, as the scan computes it. */
-function hashAt(literal: string, end: number, q: number, shift: number): number {
-  let window = 0;
-  for (let i = end - q; i < end; i++) window = (window << 8) | (literal.charCodeAt(i) & 0xff);
-  return Math.imul(window, HASH) >>> shift;
+/** The bits of the last q characters of a rolling window (8 bits each). */
+function windowMask(q: number): number {
+  return q === 1 ? 0xff : q === 2 ? 0xffff : 0xffffff;
 }

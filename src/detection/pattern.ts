@@ -1,4 +1,4 @@
-import { analyseSource } from './regex-source';
+import { analyseSource, rewriteForSafety } from './regex-source';
 
 /**
  * One compiled fingerprint pattern: `regex\;version:\1\;confidence:50` in the data.
@@ -46,6 +46,37 @@ export function parseTags(raw: string): ParsedTags {
 const INLINE_FLAGS = /^\(\?[imsx]+\)/;
 
 /**
+ * A pattern whose regex may be built on first use. Start-up checks that the source compiles (V8 only
+ * parses a regex when it is constructed, which is cheap) and finds its literals; the safety rewrite
+ * (a second parse and a serialisation) is only paid for patterns a page's prefilter lets through,
+ * a small minority of the ~15,000.
+ */
+class CompiledPattern implements Pattern {
+  constructor(
+    readonly source: string,
+    /** The source as a JavaScript regex (tags and inline flags removed). */
+    private readonly value: string,
+    private compiled: RegExp | null,
+    readonly version: string,
+    readonly confidence: number,
+    readonly literals: string[] | null,
+  ) {}
+
+  get regex(): RegExp {
+    return (this.compiled ??= safeRegex(this.value));
+  }
+}
+
+/** The safety-rewritten regex of a source known to compile (itself, should the rewrite not compile). */
+function safeRegex(value: string): RegExp {
+  try {
+    return new RegExp(rewriteForSafety(value), 'i');
+  } catch {
+    return new RegExp(value, 'i');
+  }
+}
+
+/**
  * Compiles a raw pattern. Throws with a readable message when the regex is invalid; the loader turns
  * that into a warning and skips the pattern.
  */
@@ -53,14 +84,22 @@ export function compilePattern(raw: string | number): Pattern {
   const source = String(raw);
   const tags = parseTags(source);
   const value = tags.value.replace(INLINE_FLAGS, '');
-  const { rewritten, literals } = analyseSource(value);
-  let regex: RegExp;
-  try {
-    regex = new RegExp(rewritten, 'i');
-  } catch {
-    regex = new RegExp(value, 'i'); // throws for an invalid pattern: the caller reports it
-  }
-  return { source, regex, version: tags.version, confidence: tags.confidence, literals };
+  const { literals, needsRewrite } = analyseSource(value);
+  // Throws for an invalid pattern (the caller reports it); when no rewrite applies, this is the regex.
+  const regex = new RegExp(value, 'i');
+  return new CompiledPattern(
+    source,
+    value,
+    needsRewrite ? null : regex,
+    tags.version,
+    tags.confidence,
+    literals,
+  );
+}
+
+/** A pattern of a known regex (no safety rewrite, no literal analysis): prefilter-only patterns. */
+export function fixedPattern(source: string, regex: RegExp, literals: string[] | null): Pattern {
+  return new CompiledPattern(source, '', regex, '', 100, literals);
 }
 
 /**

@@ -25,14 +25,162 @@ type Node =
 export const QUANTIFIER_CAP = 250;
 
 const MAX_EXACT = 32;
-/** Anything but plain characters and backslash-escaped punctuation. */
-const ESCAPED_PUNCTUATION = /\\[/.\-_:;=@#%&'"~`!,<>]/g;
-const SPECIAL = /[[\](){}*+?|^$.\\]/;
 const MIN_LITERAL = 3;
+/** How far a `{n,m}` quantifier and a `(?<name>` group opening may reach (as the parser always did). */
+const MAX_QUANTIFIER_LENGTH = 24;
+const MAX_GROUP_OPEN_LENGTH = 64;
+
+// Character codes: the parser compares codes, which allocates nothing (it runs on every fingerprint at
+// start-up, much of it before the JIT has warmed up).
+const BANG = 33;
+const DOLLAR = 36;
+const OPEN = 40;
+const CLOSE = 41;
+const STAR = 42;
+const PLUS = 43;
+const COMMA = 44;
+const DASH = 45;
+const DOT = 46;
+const COLON = 58;
+const LT = 60;
+const EQ = 61;
+const GT = 62;
+const QUESTION = 63;
+const OPEN_BRACKET = 91;
+const BACKSLASH = 92;
+const CLOSE_BRACKET = 93;
+const CARET = 94;
+const OPEN_BRACE = 123;
+const PIPE = 124;
+const CLOSE_BRACE = 125;
+
+/** Lowercase of each ASCII character: the per-character nodes share these strings. */
+const ASCII_LOWER = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code).toLowerCase());
+
+function lower(ch: string, code: number): string {
+  return code < 128 ? ASCII_LOWER[code] : ch.toLowerCase();
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function isHex(code: number): boolean {
+  return isDigit(code) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}
+
+/** [A-Za-z_$]: the first character of a group name. */
+function isNameStart(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === DOLLAR;
+}
+
+/** [\w$]: the other characters of a group name. */
+function isNamePart(code: number): boolean {
+  return isNameStart(code) || isDigit(code);
+}
+
+/** Escapes that are not one plain character inside [...]: [dDwWsSbBcxu0-9]. */
+function isClassEscape(code: number): boolean {
+  switch (code) {
+    case 100: // d
+    case 68: // D
+    case 119: // w
+    case 87: // W
+    case 115: // s
+    case 83: // S
+    case 98: // b
+    case 66: // B
+    case 99: // c
+    case 120: // x
+    case 117: // u
+      return true;
+    default:
+      return isDigit(code);
+  }
+}
+
+/** What `\n`, `\r`, `\t`, `\f`, `\v` and `\0` stand for, by the escaped character's code. */
+function controlEscape(code: number): string | null {
+  switch (code) {
+    case 110:
+      return '\n';
+    case 114:
+      return '\r';
+    case 116:
+      return '\t';
+    case 102:
+      return '\f';
+    case 118:
+      return '\v';
+    case 48:
+      return '\0';
+    default:
+      return null;
+  }
+}
+
+/** `\X` with X one of these is a plain X that needs no parse: /.\-_:;=@#%&'"~`!,< and >. */
+function isEscapedPunctuation(code: number): boolean {
+  switch (code) {
+    case 47: // /
+    case DOT:
+    case DASH:
+    case 95: // _
+    case COLON:
+    case 59: // ;
+    case EQ:
+    case 64: // @
+    case 35: // #
+    case 37: // %
+    case 38: // &
+    case 39: // '
+    case 34: // "
+    case 126: // ~
+    case 96: // `
+    case BANG:
+    case COMMA:
+    case LT:
+    case GT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Characters with a meaning of their own in a regex: [](){}*+?|^$.\ */
+function isSpecial(code: number): boolean {
+  switch (code) {
+    case OPEN_BRACKET:
+    case CLOSE_BRACKET:
+    case OPEN:
+    case CLOSE:
+    case OPEN_BRACE:
+    case CLOSE_BRACE:
+    case STAR:
+    case PLUS:
+    case QUESTION:
+    case PIPE:
+    case CARET:
+    case DOLLAR:
+    case DOT:
+    case BACKSLASH:
+      return true;
+    default:
+      return false;
+  }
+}
 
 class Parser {
   private i = 0;
+  /** Whether `rewriteForSafety` would change anything: an unbounded quantifier or a `<[^>]` repeat. */
+  needsRewrite = false;
+  /** The parsed tree, once `parse` succeeded. */
+  root: Node = { t: 'seq', items: [] };
   constructor(private readonly src: string) {}
+
+  private code(at: number): number {
+    return at < this.src.length ? this.src.charCodeAt(at) : -1;
+  }
 
   parse(): Node {
     const node = this.alternation();
@@ -41,79 +189,111 @@ class Parser {
   }
 
   private alternation(): Node {
-    const alts: Node[] = [this.sequence()];
-    while (this.src[this.i] === '|') {
+    const first = this.sequence();
+    if (this.code(this.i) !== PIPE) return first;
+    const alts: Node[] = [first];
+    while (this.code(this.i) === PIPE) {
       this.i++;
       alts.push(this.sequence());
     }
-    return alts.length === 1 ? alts[0] : { t: 'alt', alts };
+    return { t: 'alt', alts };
   }
 
   private sequence(): Node {
     const items: Node[] = [];
-    while (this.i < this.src.length && this.src[this.i] !== '|' && this.src[this.i] !== ')') {
+    const s = this.src;
+    while (this.i < s.length) {
+      const c = s.charCodeAt(this.i);
+      if (c === PIPE || c === CLOSE) break;
       let atom = this.atom();
+      const start = this.i;
       const q = this.quantifier();
       if (q) {
         if (atom.t === 'assert' || (atom.t === 'group' && atom.zeroWidth))
           throw new Error('quantified assertion');
-        atom = { t: 'rep', body: atom, ...q };
+        // Mirrors `serialise`: what it would bound, or turn from [^>] into [^<>] after a "<".
+        if (q.max === Infinity && q.min <= QUANTIFIER_CAP) this.needsRewrite = true;
+        const prev = items.length ? items[items.length - 1] : undefined;
+        if (prev?.t === 'char' && prev.c === '<' && atom.t === 'set' && atom.raw === '[^>]')
+          this.needsRewrite = true;
+        atom = { t: 'rep', body: atom, min: q.min, max: q.max, lazy: q.lazy, raw: s.slice(start, this.i) };
       }
       items.push(atom);
     }
     return { t: 'seq', items };
   }
 
-  private quantifier(): { min: number; max: number; lazy: boolean; raw: string } | null {
+  private quantifier(): { min: number; max: number; lazy: boolean } | null {
     const s = this.src;
-    const start = this.i;
     let min: number;
     let max: number;
-    const c = s[this.i];
-    if (c === '*' || c === '+' || c === '?') {
+    const c = this.code(this.i);
+    if (c === STAR || c === PLUS || c === QUESTION) {
       this.i++;
-      min = c === '+' ? 1 : 0;
-      max = c === '?' ? 1 : Infinity;
-    } else if (c === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(s.slice(this.i, this.i + 24));
-      if (!m) return null; // a lone "{" is a literal in non-unicode mode
-      this.i += m[0].length;
-      min = Number(m[1]);
-      max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+      min = c === PLUS ? 1 : 0;
+      max = c === QUESTION ? 1 : Infinity;
+    } else if (c === OPEN_BRACE) {
+      // {n}, {n,} or {n,m}; anything else (a lone "{") is a literal in non-unicode mode.
+      const start = this.i;
+      let at = start + 1;
+      while (isDigit(this.code(at))) at++;
+      if (at === start + 1) return null;
+      min = Number(s.slice(start + 1, at));
+      if (this.code(at) === COMMA) {
+        const from = ++at;
+        while (isDigit(this.code(at))) at++;
+        max = at === from ? Infinity : Number(s.slice(from, at));
+      } else {
+        max = min;
+      }
+      if (this.code(at) !== CLOSE_BRACE || at + 1 - start > MAX_QUANTIFIER_LENGTH) return null;
+      this.i = at + 1;
     } else {
       return null;
     }
-    const lazy = s[this.i] === '?';
+    const lazy = this.code(this.i) === QUESTION;
     if (lazy) this.i++;
-    return { min, max, lazy, raw: s.slice(start, this.i) };
+    return { min, max, lazy };
   }
 
   private atom(): Node {
     const s = this.src;
-    const c = s[this.i];
-    if (c === '(') return this.group();
-    if (c === '[') return this.charClass();
-    if (c === '\\') return this.escape();
-    if (c === '*' || c === '+' || c === '?') throw new Error('nothing to repeat');
-    this.i++;
-    if (c === '.') return { t: 'set', raw: c, chars: null };
-    if (c === '^' || c === '$') return { t: 'assert', raw: c };
-    return { t: 'char', raw: c, c: c.toLowerCase() };
+    const code = s.charCodeAt(this.i);
+    if (code === OPEN) return this.group();
+    if (code === OPEN_BRACKET) return this.charClass();
+    if (code === BACKSLASH) return this.escape();
+    if (code === STAR || code === PLUS || code === QUESTION) throw new Error('nothing to repeat');
+    const c = s[this.i++];
+    if (code === DOT) return { t: 'set', raw: c, chars: null };
+    if (code === CARET || code === DOLLAR) return { t: 'assert', raw: c };
+    return { t: 'char', raw: c, c: lower(c, code) };
   }
 
   private group(): Node {
     const s = this.src;
+    const start = this.i;
     let open = '(';
     let zeroWidth = false;
-    if (s[this.i + 1] === '?') {
-      const m = /^\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)/.exec(s.slice(this.i, this.i + 64));
-      if (!m) throw new Error('unsupported group');
-      open = m[0];
+    if (this.code(start + 1) === QUESTION) {
+      const kind = this.code(start + 2);
+      let end = -1;
+      if (kind === COLON || kind === EQ || kind === BANG) end = start + 3;
+      else if (kind === LT) {
+        const next = this.code(start + 3);
+        if (next === EQ || next === BANG) end = start + 4;
+        else if (isNameStart(next)) {
+          let at = start + 4;
+          while (isNamePart(this.code(at))) at++;
+          if (this.code(at) === GT && at + 1 - start <= MAX_GROUP_OPEN_LENGTH) end = at + 1;
+        }
+      }
+      if (end < 0) throw new Error('unsupported group');
+      open = s.slice(start, end);
       zeroWidth = open === '(?=' || open === '(?!' || open === '(?<=' || open === '(?<!';
     }
     this.i += open.length;
     const body = this.alternation();
-    if (s[this.i] !== ')') throw new Error('unterminated group');
+    if (this.code(this.i) !== CLOSE) throw new Error('unterminated group');
     this.i++;
     return { t: 'group', open, body, zeroWidth };
   }
@@ -122,71 +302,94 @@ class Parser {
     const s = this.src;
     const start = this.i;
     this.i++;
-    const negated = s[this.i] === '^';
+    const negated = this.code(this.i) === CARET;
     if (negated) this.i++;
     const chars: string[] = [];
     let simple = !negated;
-    while (this.i < s.length && s[this.i] !== ']') {
-      const ch = s[this.i];
-      if (ch === '\\') {
-        const next = s[this.i + 1] ?? '';
+    while (this.i < s.length && s.charCodeAt(this.i) !== CLOSE_BRACKET) {
+      const code = s.charCodeAt(this.i);
+      if (code === BACKSLASH) {
+        const next = this.code(this.i + 1);
         this.i += 2;
-        if (/[dDwWsSbBcxu0-9]/.test(next)) simple = false;
-        else chars.push(next);
-        if (next === 'x') this.i += 2;
-        else if (next === 'u') this.i += 4;
-        else if (next === 'c') this.i += 1;
-        if (s[this.i] === '-' && s[this.i + 1] !== ']') simple = false;
+        if (isClassEscape(next)) simple = false;
+        else chars.push(next < 0 ? '' : s[this.i - 1]);
+        if (next === 120)
+          this.i += 2; // \xHH
+        else if (next === 117)
+          this.i += 4; // \uHHHH
+        else if (next === 99) this.i += 1; // \cX
+        if (this.code(this.i) === DASH && this.code(this.i + 1) !== CLOSE_BRACKET) simple = false;
       } else {
-        if (s[this.i + 1] === '-' && s[this.i + 2] !== undefined && s[this.i + 2] !== ']') simple = false;
-        chars.push(ch);
+        if (
+          this.code(this.i + 1) === DASH &&
+          this.i + 2 < s.length &&
+          s.charCodeAt(this.i + 2) !== CLOSE_BRACKET
+        )
+          simple = false;
+        chars.push(s[this.i]);
         this.i++;
       }
     }
-    if (s[this.i] !== ']') throw new Error('unterminated class');
+    if (this.code(this.i) !== CLOSE_BRACKET) throw new Error('unterminated class');
     this.i++;
-    const lowered = [...new Set(chars.map((ch) => ch.toLowerCase()))];
-    return { t: 'set', raw: s.slice(start, this.i), chars: simple && lowered.length ? lowered : null };
+    const raw = s.slice(start, this.i);
+    if (!simple || chars.length === 0) return { t: 'set', raw, chars: null };
+    const lowered: string[] = [];
+    for (const ch of chars) {
+      const low = ch.length === 1 ? lower(ch, ch.charCodeAt(0)) : ch.toLowerCase();
+      if (!lowered.includes(low)) lowered.push(low);
+    }
+    return { t: 'set', raw, chars: lowered };
   }
 
   private escape(): Node {
     const s = this.src;
-    const next = s[this.i + 1];
-    if (next === undefined) throw new Error('trailing backslash');
     const start = this.i;
+    if (start + 1 >= s.length) throw new Error('trailing backslash');
+    const next = s.charCodeAt(start + 1);
     this.i += 2;
-    if ('dDwWsS'.includes(next)) return { t: 'set', raw: s.slice(start, this.i), chars: null };
-    if (next === 'b' || next === 'B') return { t: 'assert', raw: s.slice(start, this.i) };
-    if (/[1-9]/.test(next)) {
-      while (/[0-9]/.test(s[this.i] ?? '')) this.i++;
+    switch (next) {
+      case 100: // d
+      case 68: // D
+      case 119: // w
+      case 87: // W
+      case 115: // s
+      case 83: // S
+      case 99: // c
+      case 107: // k
+      case 112: // p
+      case 80: // P
+        return { t: 'set', raw: s.slice(start, this.i), chars: null };
+      case 98: // b
+      case 66: // B
+        return { t: 'assert', raw: s.slice(start, this.i) };
+      case 120: // x
+      case 117: {
+        // u
+        const len = next === 120 ? 2 : 4;
+        let hex = this.i + len <= s.length;
+        for (let k = 0; hex && k < len; k++) hex = isHex(s.charCodeAt(this.i + k));
+        if (!hex) return { t: 'char', raw: s.slice(start, this.i), c: s[start + 1] };
+        const c = String.fromCharCode(parseInt(s.slice(this.i, this.i + len), 16)).toLowerCase();
+        this.i += len;
+        return { t: 'char', raw: s.slice(start, this.i), c };
+      }
+    }
+    if (next >= 49 && next <= 57) {
+      while (isDigit(this.code(this.i))) this.i++;
       return { t: 'backref', raw: s.slice(start, this.i) };
     }
-    const simple: Record<string, string> = { n: '\n', r: '\r', t: '\t', f: '\f', v: '\v', '0': '\0' };
-    if (next in simple) return { t: 'char', raw: s.slice(start, this.i), c: simple[next] };
-    if (next === 'x' || next === 'u') {
-      const len = next === 'x' ? 2 : 4;
-      const hex = s.slice(this.i, this.i + len);
-      if (new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) {
-        this.i += len;
-        return {
-          t: 'char',
-          raw: s.slice(start, this.i),
-          c: String.fromCharCode(parseInt(hex, 16)).toLowerCase(),
-        };
-      }
-      return { t: 'char', raw: s.slice(start, this.i), c: next };
-    }
-    if (next === 'c' || next === 'k' || next === 'p' || next === 'P') {
-      return { t: 'set', raw: s.slice(start, this.i), chars: null };
-    }
-    return { t: 'char', raw: s.slice(start, this.i), c: next.toLowerCase() };
+    const raw = s.slice(start, this.i);
+    return { t: 'char', raw, c: controlEscape(next) ?? lower(s[start + 1], next) };
   }
 }
 
 /** Parses a source; null when the parser does not understand it. */
-function parse(source: string): Node | null {
+function parse(source: string): Parser | null {
+  const parser = new Parser(source);
   try {
-    return new Parser(source).parse();
+    parser.root = parser.parse();
+    return parser;
   } catch {
     return null;
   }
@@ -279,8 +482,8 @@ function analyse(node: Node): Info {
  * characters long; null when no such set exists (the pattern then always runs).
  */
 export function requiredLiterals(source: string): string[] | null {
-  const node = parse(source);
-  return node ? literalsOf(node) : null;
+  const parsed = parse(source);
+  return parsed ? literalsOf(parsed.root) : null;
 }
 
 function literalsOf(node: Node): string[] | null {
@@ -291,17 +494,38 @@ function literalsOf(node: Node): string[] | null {
   return best;
 }
 
-/** Both results of one parse: the safe rewrite (or the source as is) and the required literals. */
-export function analyseSource(source: string): { rewritten: string; literals: string[] | null } {
+/**
+ * What start-up needs of a source, from one parse: the required literals, and whether
+ * `rewriteForSafety` would change it (when not, the source is its own safe form and the regex can be
+ * built from it at once; when so, the rewrite is left to the pattern's first use).
+ */
+export function analyseSource(source: string): { literals: string[] | null; needsRewrite: boolean } {
   // Most patterns are plain text with escaped punctuation: no parse needed for those.
-  if (!SPECIAL.test(source.replace(ESCAPED_PUNCTUATION, ''))) {
-    const literal = source.replace(/\\(.)/g, '$1').toLowerCase();
-    return { rewritten: source, literals: literal.length >= MIN_LITERAL ? [literal] : null };
+  const plain = plainLiteral(source);
+  if (plain !== null) return { literals: plain.length >= MIN_LITERAL ? [plain] : null, needsRewrite: false };
+  const parsed = parse(source);
+  return parsed
+    ? { literals: literalsOf(parsed.root), needsRewrite: parsed.needsRewrite }
+    : { literals: null, needsRewrite: false };
+}
+
+/**
+ * The text a source matches when it is plain characters and backslash-escaped punctuation
+ * (lowercased), null when it has anything else.
+ */
+function plainLiteral(source: string): string | null {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const code = source.charCodeAt(i);
+    if (code === BACKSLASH && i + 1 < source.length && isEscapedPunctuation(source.charCodeAt(i + 1))) {
+      out += source.slice(from, i);
+      from = ++i;
+    } else if (isSpecial(code)) {
+      return null;
+    }
   }
-  const node = parse(source);
-  return node
-    ? { rewritten: serialise(node, true), literals: literalsOf(node) }
-    : { rewritten: source, literals: null };
+  return (from === 0 ? source : out + source.slice(from)).toLowerCase();
 }
 
 function serialise(node: Node, rewrite: boolean, prev?: Node): string {
@@ -343,12 +567,12 @@ function serialise(node: Node, rewrite: boolean, prev?: Node): string {
 
 /** The source with bounded quantifiers and linear tag scans; the source itself when it cannot parse it. */
 export function rewriteForSafety(source: string): string {
-  const node = parse(source);
-  return node ? serialise(node, true) : source;
+  const parsed = parse(source);
+  return parsed ? serialise(parsed.root, true) : source;
 }
 
 /** True when the parser understands the source (exported for tests of the round trip). */
 export function roundTrips(source: string): boolean {
-  const node = parse(source);
-  return node !== null && serialise(node, false) === source;
+  const parsed = parse(source);
+  return parsed !== null && serialise(parsed.root, false) === source;
 }
