@@ -31,7 +31,34 @@ export interface Complex {
   combinators: string[];
 }
 
-const IDENT_CHAR = /[\w\-\u00a0-\uffff]/;
+/** [\w\-\u00a0-\uffff] by character code (-1 past the end): a code test per character, no regex. */
+function isIdentChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 45 ||
+    code >= 0xa0
+  );
+}
+
+/** What /\s/ matches, by character code. */
+function isSpace(code: number): boolean {
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
 
 class SelectorParser {
   private i = 0;
@@ -54,9 +81,14 @@ class SelectorParser {
     }
   }
 
+  /** The code at i, -1 past the end. */
+  private code(at: number): number {
+    return at < this.s.length ? this.s.charCodeAt(at) : -1;
+  }
+
   private spaces(): boolean {
     const start = this.i;
-    while (/\s/.test(this.s[this.i] ?? '')) this.i++;
+    while (isSpace(this.code(this.i))) this.i++;
     return this.i > start;
   }
 
@@ -81,19 +113,22 @@ class SelectorParser {
   }
 
   private ident(): string {
+    // Runs of plain characters are sliced, not appended one by one; an escape adds the character after it.
     let out = '';
+    let from = this.i;
     while (this.i < this.s.length) {
-      const c = this.s[this.i];
-      if (c === '\\' && this.i + 1 < this.s.length) {
-        out += this.s[this.i + 1];
+      const code = this.s.charCodeAt(this.i);
+      if (code === 92 && this.i + 1 < this.s.length) {
+        out += this.s.slice(from, this.i) + this.s[this.i + 1];
         this.i += 2;
-      } else if (IDENT_CHAR.test(c)) {
-        out += c;
+        from = this.i;
+      } else if (isIdentChar(code)) {
         this.i++;
       } else {
         break;
       }
     }
+    out += this.s.slice(from, this.i);
     if (!out) throw new Error(`identifier expected at ${this.i}`);
     return out;
   }
@@ -102,7 +137,7 @@ class SelectorParser {
     const compound: Compound = { tag: null, ids: [], classes: [], attrs: [], pseudos: [] };
     const start = this.i;
     if (this.s[this.i] === '*') this.i++;
-    else if (IDENT_CHAR.test(this.s[this.i] ?? '')) compound.tag = this.ident().toLowerCase();
+    else if (isIdentChar(this.code(this.i))) compound.tag = this.ident().toLowerCase();
     for (;;) {
       const c = this.s[this.i];
       if (c === '#') {
@@ -129,12 +164,14 @@ class SelectorParser {
     this.spaces();
     const name = this.ident().toLowerCase();
     this.spaces();
-    const m = /^(?:[~|^$*]?=)/.exec(this.s.slice(this.i, this.i + 2));
     let op: AttrTest['op'] = '';
     let value = '';
     let insensitive = false;
-    if (m) {
-      op = m[0] as AttrTest['op'];
+    const first = this.code(this.i);
+    if (first === 61) op = '=';
+    else if (this.code(this.i + 1) === 61 && '~|^$*'.includes(this.s[this.i]))
+      op = `${this.s[this.i]}=` as AttrTest['op'];
+    if (op) {
       this.i += op.length;
       this.spaces();
       const q = this.s[this.i];
@@ -147,7 +184,7 @@ class SelectorParser {
         value = this.ident();
       }
       this.spaces();
-      if (/[iIsS]/.test(this.s[this.i] ?? '') && !IDENT_CHAR.test(this.s[this.i + 1] ?? '')) {
+      if (/[iIsS]/.test(this.s[this.i] ?? '') && !isIdentChar(this.code(this.i + 1))) {
         insensitive = this.s[this.i].toLowerCase() === 'i';
         this.i++;
         this.spaces();

@@ -25,6 +25,7 @@ export interface ParsedTags {
 
 /** Splits `value\;version:...\;confidence:...` into its parts (values may contain ":"). */
 export function parseTags(raw: string): ParsedTags {
+  if (!raw.includes('\\;')) return { value: raw, version: '', confidence: 100 };
   const [value, ...tags] = raw.split('\\;');
   let version = '';
   let confidence = 100;
