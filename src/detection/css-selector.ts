@@ -32,7 +32,7 @@ export interface Complex {
 }
 
 /** [\w\-\u00a0-\uffff] by character code (-1 past the end): a code test per character, no regex. */
-function isIdentChar(code: number): boolean {
+export function isIdentChar(code: number): boolean {
   return (
     (code >= 97 && code <= 122) ||
     (code >= 65 && code <= 90) ||
@@ -44,7 +44,7 @@ function isIdentChar(code: number): boolean {
 }
 
 /** What /\s/ matches, by character code. */
-function isSpace(code: number): boolean {
+export function isSpace(code: number): boolean {
   if (code === 32 || (code >= 9 && code <= 13)) return true;
   if (code < 0xa0) return false;
   return (

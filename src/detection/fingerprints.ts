@@ -1,7 +1,9 @@
 import { parseSelectorList, selectorLiteral, type Complex } from './css-selector';
+import { DomRule, type DomAttribute } from './dom-rule';
 import { LiteralTable } from './literal-table';
-import { compilePattern, fixedPattern, parseTags, type Pattern } from './pattern';
+import { compilePattern, compileUnfilteredPattern, fixedPattern, parseTags, type Pattern } from './pattern';
 import { PatternSet, type PatternEntry } from './pattern-set';
+import { scanSelectorLiterals } from './selector-scan';
 import { requiredLiterals } from './regex-source';
 import { assignSlugs, baseSlug } from './slug';
 
@@ -92,6 +94,8 @@ export interface FingerprintWarning {
   message: string;
 }
 
+export { DomRule, type DomAttribute } from './dom-rule';
+
 export type TextKind = 'url' | 'html' | 'text' | 'css' | 'robots' | 'scriptSrc' | 'scripts' | 'certIssuer';
 export type KeyedKind = 'headers' | 'cookies' | 'meta' | 'dns';
 
@@ -105,24 +109,6 @@ export interface KeyedEntry {
 export interface KeyedPatterns {
   byKey: Map<string, KeyedEntry[]>;
   byRegexKey: { key: RegExp; entries: KeyedEntry[] }[];
-}
-
-export interface DomAttribute {
-  name: string;
-  pattern: Pattern;
-}
-
-export interface DomRule {
-  tech: number;
-  /** The selector as written (tags removed). */
-  selector: string;
-  /** Parsed selector, or null when only jsdom understands it. */
-  complexes: Complex[] | null;
-  /** One of these must occur in the markup; null when the selector names nothing long enough. */
-  literals: string[] | null;
-  exists: Pattern | null;
-  attributes: DomAttribute[];
-  text: Pattern | null;
 }
 
 export interface BrowserHint {
@@ -266,22 +252,28 @@ export class Fingerprints {
 
     // The same pattern text recurs (DOM `exists: ''`, common attribute and header patterns): compiled
     // patterns are immutable, so each text is compiled once; an invalid one is still reported each time.
-    const compiled = new Map<string, Pattern | string>();
-    const compile = (tech: string, kind: string, raw: string | number): Pattern | null => {
-      const text = String(raw);
-      let pattern = compiled.get(text);
-      if (pattern === undefined) {
-        try {
-          pattern = compilePattern(text);
-        } catch (error) {
-          pattern = (error as Error).message;
+    // Patterns no literal table reads (keyed and DOM values) only get a validity check now.
+    const compiledFiltered = new Map<string, Pattern | string>();
+    const compiledUnfiltered = new Map<string, Pattern | string>();
+    const compileWith =
+      (cache: Map<string, Pattern | string>, build: (text: string) => Pattern) =>
+      (tech: string, kind: string, raw: string | number): Pattern | null => {
+        const text = String(raw);
+        let pattern = cache.get(text);
+        if (pattern === undefined) {
+          try {
+            pattern = build(text);
+          } catch (error) {
+            pattern = (error as Error).message;
+          }
+          cache.set(text, pattern);
         }
-        compiled.set(text, pattern);
-      }
-      if (typeof pattern !== 'string') return pattern;
-      warn(tech, kind, text, `invalid regular expression skipped: ${pattern}`);
-      return null;
-    };
+        if (typeof pattern !== 'string') return pattern;
+        warn(tech, kind, text, `invalid regular expression skipped: ${pattern}`);
+        return null;
+      };
+    const compile = compileWith(compiledFiltered, compilePattern);
+    const compileUnfiltered = compileWith(compiledUnfiltered, compileUnfilteredPattern);
 
     const technologies: Technology[] = names.map((name, index) => {
       const raw = fieldsOf(rawTechnologies[name]);
@@ -301,7 +293,7 @@ export class Fingerprints {
         for (const [key, values] of Object.entries(group)) {
           const entries: KeyedEntry[] = [];
           for (const value of toList(values)) {
-            const pattern = compile(name, kind, value);
+            const pattern = compileUnfiltered(name, kind, value);
             if (pattern) entries.push({ tech: index, key, pattern });
           }
           const lower = key.toLowerCase();
@@ -327,7 +319,7 @@ export class Fingerprints {
           }
         }
       }
-      compileDom(name, index, raw.dom, domRules, warn, compile);
+      compileDom(name, index, raw.dom, domRules, warn, compileUnfiltered);
 
       const browserOnly: ('js' | 'xhr')[] = [];
       if (raw.js && typeof raw.js === 'object' && Object.keys(raw.js).length) {
@@ -423,8 +415,8 @@ export class Fingerprints {
       markup,
     );
     this.hints = new PatternSet(hintEntries, markup);
-    // Automata are built now, not on a first page: compile time is where they are paid for.
-    for (const set of Object.values<PatternSet>(this.textPatterns)) set.table.build();
+    // The literal tables' automata are built by the first scan (LiteralTable.scan): start-up is the
+    // path every process pays for, while the first page pays ~40-60 ms once.
     this.hintOwners = hintOwners;
     this.warnings = warnings;
     this.compileMs = performance.now() - started;
@@ -499,11 +491,17 @@ function compileDom(
     // A few selectors carry tags themselves (`form[...]\;confidence:40`): they apply to `exists`.
     const selectorTags = parseTags(rawSelector);
     const selector = selectorTags.value.trim();
-    let complexes: Complex[] | null = null;
-    try {
-      complexes = parseSelectorList(selector);
-    } catch (error) {
-      warn(name, 'dom', selector, `selector left to jsdom: ${(error as Error).message}`);
+    // The common selectors only need a scan now (their tree is built on first use); the rest are
+    // parsed at once, so a selector only jsdom understands is still reported at load.
+    const scanned = scanSelectorLiterals(selector);
+    let complexes: Complex[] | null | undefined;
+    if (scanned === undefined) {
+      try {
+        complexes = parseSelectorList(selector);
+      } catch (error) {
+        complexes = null;
+        warn(name, 'dom', selector, `selector left to jsdom: ${(error as Error).message}`);
+      }
     }
     const compileOrWarn = (value: string, kind: string): Pattern | null => compile(name, kind, value);
     let exists: Pattern | null = null;
@@ -524,7 +522,9 @@ function compileDom(
     const text = spec?.text !== undefined ? compileOrWarn(String(spec.text), 'dom') : null;
     if (!exists && attributes.length === 0 && !text) continue; // properties only: needs a browser
     let literals: string[] | null = null;
-    if (complexes) {
+    if (scanned !== undefined) {
+      literals = scanned;
+    } else if (complexes) {
       const each = complexes.map(selectorLiteral);
       literals = each.every((l): l is string => l !== null) ? [...new Set(each)] : null;
     } else {
@@ -537,6 +537,6 @@ function compileDom(
       }
       literals = [longest.toLowerCase()];
     }
-    out.push({ tech, selector, complexes, literals, exists, attributes, text });
+    out.push(new DomRule(tech, selector, complexes, literals, exists, attributes, text));
   }
 }

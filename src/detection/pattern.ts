@@ -1,4 +1,4 @@
-import { analyseSource, rewriteForSafety } from './regex-source';
+import { analyseSource, isPlainSource, rewriteForSafety } from './regex-source';
 
 /**
  * One compiled fingerprint pattern: `regex\;version:\1\;confidence:50` in the data.
@@ -61,10 +61,12 @@ class CompiledPattern implements Pattern {
     readonly version: string,
     readonly confidence: number,
     readonly literals: string[] | null,
+    /** The value is known to need no safety rewrite (plain text): its regex is built as it is. */
+    private readonly plain = false,
   ) {}
 
   get regex(): RegExp {
-    return (this.compiled ??= safeRegex(this.value));
+    return (this.compiled ??= this.plain ? new RegExp(this.value, 'i') : safeRegex(this.value));
   }
 }
 
@@ -85,7 +87,9 @@ export function compilePattern(raw: string | number): Pattern {
   const source = String(raw);
   const tags = parseTags(source);
   const value = tags.value.replace(INLINE_FLAGS, '');
-  const { literals, needsRewrite } = analyseSource(value);
+  const { literals, needsRewrite, plain } = analyseSource(value);
+  // Plain text always compiles and needs no rewrite: its regex waits for a page that needs it.
+  if (plain) return new CompiledPattern(source, value, null, tags.version, tags.confidence, literals, true);
   // Throws for an invalid pattern (the caller reports it); when no rewrite applies, this is the regex.
   const regex = new RegExp(value, 'i');
   return new CompiledPattern(
@@ -96,6 +100,20 @@ export function compilePattern(raw: string | number): Pattern {
     tags.confidence,
     literals,
   );
+}
+
+/**
+ * A pattern that no literal table reads (header, cookie, meta, DNS and DOM value patterns): start-up
+ * only checks that it compiles, so the warning is still reported at load; the literal analysis is
+ * never needed and the safety rewrite waits for first use. Throws like `compilePattern`.
+ */
+export function compileUnfilteredPattern(raw: string | number): Pattern {
+  const source = String(raw);
+  const tags = parseTags(source);
+  const value = tags.value.replace(INLINE_FLAGS, '');
+  const plain = isPlainSource(value);
+  if (!plain) new RegExp(value, 'i'); // the validity check; the safe form is built on first use
+  return new CompiledPattern(source, value, null, tags.version, tags.confidence, null, plain);
 }
 
 /** A pattern of a known regex (no safety rewrite, no literal analysis): prefilter-only patterns. */

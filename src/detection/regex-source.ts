@@ -499,14 +499,30 @@ function literalsOf(node: Node): string[] | null {
  * `rewriteForSafety` would change it (when not, the source is its own safe form and the regex can be
  * built from it at once; when so, the rewrite is left to the pattern's first use).
  */
-export function analyseSource(source: string): { literals: string[] | null; needsRewrite: boolean } {
+export function analyseSource(source: string): {
+  literals: string[] | null;
+  needsRewrite: boolean;
+  /** Plain text and escaped punctuation: always a valid regex, its own safe form. */
+  plain: boolean;
+} {
   // Most patterns are plain text with escaped punctuation: no parse needed for those.
   const plain = plainLiteral(source);
-  if (plain !== null) return { literals: plain.length >= MIN_LITERAL ? [plain] : null, needsRewrite: false };
+  if (plain !== null)
+    return { literals: plain.length >= MIN_LITERAL ? [plain] : null, needsRewrite: false, plain: true };
   const parsed = parse(source);
   return parsed
-    ? { literals: literalsOf(parsed.root), needsRewrite: parsed.needsRewrite }
-    : { literals: null, needsRewrite: false };
+    ? { literals: literalsOf(parsed.root), needsRewrite: parsed.needsRewrite, plain: false }
+    : { literals: null, needsRewrite: false, plain: false };
+}
+
+/** Whether a source is plain text and escaped punctuation (so a valid regex needing no rewrite). */
+export function isPlainSource(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const code = source.charCodeAt(i);
+    if (code === BACKSLASH && i + 1 < source.length && isEscapedPunctuation(source.charCodeAt(i + 1))) i++;
+    else if (isSpecial(code)) return false;
+  }
+  return true;
 }
 
 /**

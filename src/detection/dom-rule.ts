@@ -1,0 +1,43 @@
+import { parseSelectorList, type Complex } from './css-selector';
+import type { Pattern } from './pattern';
+
+export interface DomAttribute {
+  name: string;
+  pattern: Pattern;
+}
+
+/**
+ * One DOM pattern of a technology. Its selector's parse tree is built on the first page whose markup
+ * passes the rule's prefilter (most of the ~1,800 rules never do in a process's life); start-up only
+ * needs the prefilter literals, which a cheap scan of the selector gives.
+ */
+export class DomRule {
+  private parsed: Complex[] | null | undefined;
+
+  constructor(
+    readonly tech: number,
+    /** The selector as written (tags removed). */
+    readonly selector: string,
+    /** The parsed selector when start-up already had it (null: only jsdom understands it). */
+    complexes: Complex[] | null | undefined,
+    /** One of these must occur in the markup; null when the selector names nothing long enough. */
+    readonly literals: string[] | null,
+    readonly exists: Pattern | null,
+    readonly attributes: DomAttribute[],
+    readonly text: Pattern | null,
+  ) {
+    this.parsed = complexes;
+  }
+
+  /** Parsed selector, or null when only jsdom understands it. */
+  get complexes(): Complex[] | null {
+    if (this.parsed === undefined) {
+      try {
+        this.parsed = parseSelectorList(this.selector);
+      } catch {
+        this.parsed = null; // the scan accepts only what the parser does; jsdom stays the fallback
+      }
+    }
+    return this.parsed;
+  }
+}
