@@ -214,11 +214,19 @@ class Parser {
         // Mirrors `serialise`: what it would bound, or turn from [^>] into [^<>] after a "<".
         if (q.max === Infinity && q.min <= QUANTIFIER_CAP) this.needsRewrite = true;
         const prev = items.length ? items[items.length - 1] : undefined;
-        if (prev?.t === 'char' && prev.c === '<' && atom.t === 'set' && atom.raw === '[^>]')
+        if (prev?.t === 'char' && prev.c.endsWith('<') && atom.t === 'set' && atom.raw === '[^>]')
           this.needsRewrite = true;
         atom = { t: 'rep', body: atom, min: q.min, max: q.max, lazy: q.lazy, raw: s.slice(start, this.i) };
       }
-      items.push(atom);
+      const last = items.length ? items[items.length - 1] : undefined;
+      if (!q && atom.t === 'char' && last?.t === 'char') {
+        // A run of unquantified characters is one node: fewer objects for the analysis to walk and
+        // allocate for (a quantifier applies to the last character alone, so that one stays apart).
+        last.raw += atom.raw;
+        last.c += atom.c;
+      } else {
+        items.push(atom);
+      }
     }
     return { t: 'seq', items };
   }
@@ -569,7 +577,7 @@ function serialise(node: Node, rewrite: boolean, prev?: Node): string {
       if (
         rewrite &&
         prev?.t === 'char' &&
-        prev.c === '<' &&
+        prev.c.endsWith('<') &&
         node.body.t === 'set' &&
         node.body.raw === '[^>]'
       ) {
