@@ -111,6 +111,13 @@ export interface KeyedPatterns {
   byRegexKey: { key: RegExp; entries: KeyedEntry[] }[];
 }
 
+interface PrefilterSets {
+  textPatterns: Record<TextKind, PatternSet>;
+  domPrefilter: PatternSet;
+  hints: PatternSet;
+  markupLiterals: LiteralTable;
+}
+
 export interface BrowserHint {
   tech: number;
   kind: 'js' | 'xhr';
@@ -177,18 +184,18 @@ export class Fingerprints {
   readonly technologies: readonly Technology[];
   readonly categories: readonly Category[];
   readonly warnings: readonly FingerprintWarning[];
-  readonly textPatterns: Readonly<Record<TextKind, PatternSet>>;
   readonly keyedPatterns: Readonly<Record<KeyedKind, KeyedPatterns>>;
   readonly domRules: readonly DomRule[];
-  readonly domPrefilter: PatternSet;
-  readonly hints: PatternSet;
-  /** The literal table shared by the html, scripts, DOM and hint sets (the markup is scanned once). */
-  readonly markupLiterals: LiteralTable;
   readonly hintOwners: readonly BrowserHint[];
   /** Milliseconds spent compiling (parsing the JSON excluded). */
   readonly compileMs: number;
   /** CPU milliseconds of the compile (all threads, GC included): less distorted by machine load. */
   readonly compileCpuMs: number;
+
+  /** What the prefilters are built from; the sets themselves are built when first needed. */
+  private readonly textEntries: Record<TextKind, PatternEntry[]>;
+  private readonly hintEntries: PatternEntry[];
+  private sets: PrefilterSets | null = null;
 
   private readonly bySlug = new Map<string, Technology>();
   private readonly byName = new Map<string, Technology>();
@@ -395,33 +402,57 @@ export class Fingerprints {
 
     this.technologies = technologies;
     this.categories = categories;
-    // html, script bodies, DOM selectors and browser hints are all looked for in the markup (hints in
-    // script bodies too): one table, one pass per text.
-    const markup = new LiteralTable();
-    this.markupLiterals = markup;
-    this.textPatterns = Object.fromEntries(
-      TEXT_KINDS.map((k) => [
-        k,
-        new PatternSet(textEntries[k], k === 'html' || k === 'scripts' ? markup : undefined),
-      ]),
-    ) as never;
+    this.textEntries = textEntries;
+    this.hintEntries = hintEntries;
     this.keyedPatterns = keyed;
     this.domRules = domRules;
-    this.domPrefilter = new PatternSet(
-      domRules.map((rule, index) => ({
-        tech: index,
-        pattern: literalPattern('', rule.literals),
-      })),
-      markup,
-    );
-    this.hints = new PatternSet(hintEntries, markup);
-    // The literal tables' automata are built by the first scan (LiteralTable.scan): start-up is the
-    // path every process pays for, while the first page pays ~40-60 ms once.
     this.hintOwners = hintOwners;
     this.warnings = warnings;
     this.compileMs = performance.now() - started;
     const cpu = process.cpuUsage(startedCpu);
     this.compileCpuMs = (cpu.user + cpu.system) / 1000;
+  }
+
+  get textPatterns(): Readonly<Record<TextKind, PatternSet>> {
+    return this.prefilterSets().textPatterns;
+  }
+
+  get domPrefilter(): PatternSet {
+    return this.prefilterSets().domPrefilter;
+  }
+
+  get hints(): PatternSet {
+    return this.prefilterSets().hints;
+  }
+
+  /** The literal table shared by the html, scripts, DOM and hint sets (the markup is scanned once). */
+  get markupLiterals(): LiteralTable {
+    return this.prefilterSets().markupLiterals;
+  }
+
+  /**
+   * The prefilter sets, built on first use: finding ~15,000 patterns' literals and building the
+   * literal tables costs ~100 ms that start-up (the path every process pays, often just to serve the
+   * catalogue) need not; the first page pays it once instead.
+   */
+  private prefilterSets(): PrefilterSets {
+    if (this.sets) return this.sets;
+    // html, script bodies, DOM selectors and browser hints are all looked for in the markup (hints in
+    // script bodies too): one table, one pass per text.
+    const markup = new LiteralTable();
+    const textPatterns = Object.fromEntries(
+      TEXT_KINDS.map((k) => [
+        k,
+        new PatternSet(this.textEntries[k], k === 'html' || k === 'scripts' ? markup : undefined),
+      ]),
+    ) as Record<TextKind, PatternSet>;
+    const domPrefilter = new PatternSet(
+      this.domRules.map((rule, index) => ({ tech: index, pattern: literalPattern('', rule.literals) })),
+      markup,
+    );
+    const hints = new PatternSet(this.hintEntries, markup);
+    this.sets = { textPatterns, domPrefilter, hints, markupLiterals: markup };
+    return this.sets;
   }
 
   technologyBySlug(slug: string): Technology | undefined {

@@ -47,10 +47,11 @@ export function parseTags(raw: string): ParsedTags {
 const INLINE_FLAGS = /^\(\?[imsx]+\)/;
 
 /**
- * A pattern whose regex may be built on first use. Start-up checks that the source compiles (V8 only
- * parses a regex when it is constructed, which is cheap) and finds its literals; the safety rewrite
- * (a second parse and a serialisation) is only paid for patterns a page's prefilter lets through,
- * a small minority of the ~15,000.
+ * A pattern whose regex and literals may be worked out on first use. Start-up only checks that the
+ * source compiles (V8 only parses a regex when it is constructed, which is cheap; plain text needs no
+ * check); the literal analysis waits for the first page (which builds the prefilter tables), and the
+ * safety rewrite (a parse and a serialisation) is only paid for patterns a page's prefilter lets
+ * through, a small minority of the ~15,000.
  */
 class CompiledPattern implements Pattern {
   constructor(
@@ -60,13 +61,19 @@ class CompiledPattern implements Pattern {
     private compiled: RegExp | null,
     readonly version: string,
     readonly confidence: number,
-    readonly literals: string[] | null,
+    /** undefined: found from the value on first read. */
+    private found: string[] | null | undefined,
     /** The value is known to need no safety rewrite (plain text): its regex is built as it is. */
     private readonly plain = false,
   ) {}
 
   get regex(): RegExp {
     return (this.compiled ??= this.plain ? new RegExp(this.value, 'i') : safeRegex(this.value));
+  }
+
+  get literals(): string[] | null {
+    if (this.found === undefined) this.found = analyseSource(this.value).literals;
+    return this.found;
   }
 }
 
@@ -79,41 +86,38 @@ function safeRegex(value: string): RegExp {
   }
 }
 
-/**
- * Compiles a raw pattern. Throws with a readable message when the regex is invalid; the loader turns
- * that into a warning and skips the pattern.
- */
-export function compilePattern(raw: string | number): Pattern {
-  const source = String(raw);
-  const tags = parseTags(source);
-  const value = tags.value.replace(INLINE_FLAGS, '');
-  const { literals, needsRewrite, plain } = analyseSource(value);
-  // Plain text always compiles and needs no rewrite: its regex waits for a page that needs it.
-  if (plain) return new CompiledPattern(source, value, null, tags.version, tags.confidence, literals, true);
-  // Throws for an invalid pattern (the caller reports it); when no rewrite applies, this is the regex.
-  const regex = new RegExp(value, 'i');
-  return new CompiledPattern(
-    source,
-    value,
-    needsRewrite ? null : regex,
-    tags.version,
-    tags.confidence,
-    literals,
-  );
-}
-
-/**
- * A pattern that no literal table reads (header, cookie, meta, DNS and DOM value patterns): start-up
- * only checks that it compiles, so the warning is still reported at load; the literal analysis is
- * never needed and the safety rewrite waits for first use. Throws like `compilePattern`.
- */
-export function compileUnfilteredPattern(raw: string | number): Pattern {
+/** Parses the tags and checks the regex compiles (throws with a readable message when not). */
+function checkedPattern(raw: string | number, prefiltered: boolean): Pattern {
   const source = String(raw);
   const tags = parseTags(source);
   const value = tags.value.replace(INLINE_FLAGS, '');
   const plain = isPlainSource(value);
   if (!plain) new RegExp(value, 'i'); // the validity check; the safe form is built on first use
-  return new CompiledPattern(source, value, null, tags.version, tags.confidence, null, plain);
+  return new CompiledPattern(
+    source,
+    value,
+    null,
+    tags.version,
+    tags.confidence,
+    prefiltered ? undefined : null,
+    plain,
+  );
+}
+
+/**
+ * Compiles a raw pattern whose literals feed a prefilter. Throws with a readable message when the
+ * regex is invalid; the loader turns that into a warning and skips the pattern.
+ */
+export function compilePattern(raw: string | number): Pattern {
+  return checkedPattern(raw, true);
+}
+
+/**
+ * A pattern that no literal table reads (header, cookie, meta, DNS and DOM value patterns): no literal
+ * analysis ever. Throws like `compilePattern`.
+ */
+export function compileUnfilteredPattern(raw: string | number): Pattern {
+  return checkedPattern(raw, false);
 }
 
 /** A pattern of a known regex (no safety rewrite, no literal analysis): prefilter-only patterns. */
