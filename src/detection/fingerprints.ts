@@ -115,7 +115,39 @@ interface PrefilterSets {
   textPatterns: Record<TextKind, PatternSet>;
   domPrefilter: PatternSet;
   hints: PatternSet;
+  hintOwners: BrowserHint[];
   markupLiterals: LiteralTable;
+}
+
+/** A technology's browser-only patterns (js property names or xhr patterns), as the data has them. */
+interface HintSource {
+  tech: number;
+  kind: 'js' | 'xhr';
+  values: (string | number)[];
+}
+
+/**
+ * The markup literals that hint at each browser-only pattern: a js property's root name (`jQuery` of
+ * `jQuery.fn.jquery`), an xhr pattern's required literals.
+ */
+function hintEntries(sources: readonly HintSource[]): { entries: PatternEntry[]; owners: BrowserHint[] } {
+  const entries: PatternEntry[] = [];
+  const owners: BrowserHint[] = [];
+  for (const { tech, kind, values } of sources) {
+    for (const value of values) {
+      if (kind === 'js') {
+        const root = String(value).split(/[.[]/)[0].replace(/\\/g, '');
+        if (root.length < 3) continue;
+        entries.push({ tech, pattern: literalPattern(root) });
+      } else {
+        const literals = requiredLiterals(parseTags(String(value)).value);
+        if (!literals) continue;
+        entries.push({ tech, pattern: literalPattern(literals[0], literals) });
+      }
+      owners.push({ tech, kind });
+    }
+  }
+  return { entries, owners };
 }
 
 export interface BrowserHint {
@@ -186,7 +218,6 @@ export class Fingerprints {
   readonly warnings: readonly FingerprintWarning[];
   readonly keyedPatterns: Readonly<Record<KeyedKind, KeyedPatterns>>;
   readonly domRules: readonly DomRule[];
-  readonly hintOwners: readonly BrowserHint[];
   /** Milliseconds spent compiling (parsing the JSON excluded). */
   readonly compileMs: number;
   /** CPU milliseconds of the compile (all threads, GC included): less distorted by machine load. */
@@ -194,7 +225,7 @@ export class Fingerprints {
 
   /** What the prefilters are built from; the sets themselves are built when first needed. */
   private readonly textEntries: Record<TextKind, PatternEntry[]>;
-  private readonly hintEntries: PatternEntry[];
+  private readonly hintSources: HintSource[];
   private sets: PrefilterSets | null = null;
 
   private readonly bySlug = new Map<string, Technology>();
@@ -254,8 +285,7 @@ export class Fingerprints {
       KEYED_KINDS.map((k) => [k, { byKey: new Map(), byRegexKey: [] }]),
     ) as never;
     const domRules: DomRule[] = [];
-    const hintEntries: PatternEntry[] = [];
-    const hintOwners: BrowserHint[] = [];
+    const hintSources: HintSource[] = [];
 
     // The same pattern text recurs (DOM `exists: ''`, common attribute and header patterns): compiled
     // patterns are immutable, so each text is compiled once; an invalid one is still reported each time.
@@ -329,25 +359,16 @@ export class Fingerprints {
       compileDom(name, index, raw.dom, domRules, warn, compileUnfiltered);
 
       const browserOnly: ('js' | 'xhr')[] = [];
-      if (raw.js && typeof raw.js === 'object' && Object.keys(raw.js).length) {
-        browserOnly.push('js');
-        for (const property of Object.keys(raw.js)) {
-          const root = property.split(/[.[]/)[0].replace(/\\/g, '');
-          if (root.length >= 3) {
-            hintEntries.push({ tech: index, pattern: literalPattern(root) });
-            hintOwners.push({ tech: index, kind: 'js' });
-          }
+      if (raw.js && typeof raw.js === 'object') {
+        const properties = Object.keys(raw.js);
+        if (properties.length) {
+          browserOnly.push('js');
+          hintSources.push({ tech: index, kind: 'js', values: properties });
         }
       }
       if (raw.xhr !== undefined) {
         browserOnly.push('xhr');
-        for (const value of toList(raw.xhr)) {
-          const literals = requiredLiterals(parseTags(String(value)).value);
-          if (literals) {
-            hintEntries.push({ tech: index, pattern: literalPattern(literals[0], literals) });
-            hintOwners.push({ tech: index, kind: 'xhr' });
-          }
-        }
+        hintSources.push({ tech: index, kind: 'xhr', values: toList(raw.xhr) });
       }
 
       const implies: Implication[] = resolveNames(name, 'implies', raw.implies).map(
@@ -403,10 +424,9 @@ export class Fingerprints {
     this.technologies = technologies;
     this.categories = categories;
     this.textEntries = textEntries;
-    this.hintEntries = hintEntries;
+    this.hintSources = hintSources;
     this.keyedPatterns = keyed;
     this.domRules = domRules;
-    this.hintOwners = hintOwners;
     this.warnings = warnings;
     this.compileMs = performance.now() - started;
     const cpu = process.cpuUsage(startedCpu);
@@ -423,6 +443,11 @@ export class Fingerprints {
 
   get hints(): PatternSet {
     return this.prefilterSets().hints;
+  }
+
+  /** The technology and kind of each entry of `hints`. */
+  get hintOwners(): readonly BrowserHint[] {
+    return this.prefilterSets().hintOwners;
   }
 
   /** The literal table shared by the html, scripts, DOM and hint sets (the markup is scanned once). */
@@ -450,8 +475,9 @@ export class Fingerprints {
       this.domRules.map((rule, index) => ({ tech: index, pattern: literalPattern('', rule.literals) })),
       markup,
     );
-    const hints = new PatternSet(this.hintEntries, markup);
-    this.sets = { textPatterns, domPrefilter, hints, markupLiterals: markup };
+    const { entries, owners } = hintEntries(this.hintSources);
+    const hints = new PatternSet(entries, markup);
+    this.sets = { textPatterns, domPrefilter, hints, hintOwners: owners, markupLiterals: markup };
     return this.sets;
   }
 

@@ -21,7 +21,7 @@ export function baseSlug(name: string): string {
   return slug || `t-${fnv1a(name)}`;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Slugs for a set of names, disambiguated by rule 5 above. */
 export function assignSlugs(names: readonly string[]): Map<string, string> {
