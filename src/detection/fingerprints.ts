@@ -111,6 +111,13 @@ export interface KeyedPatterns {
   byRegexKey: { key: RegExp; entries: KeyedEntry[] }[];
 }
 
+interface TechnologyLookups {
+  bySlug: Map<string, Technology>;
+  byName: Map<string, Technology>;
+  byLowerName: Map<string, Technology>;
+  inCategory: Map<number, Technology[]>;
+}
+
 interface PrefilterSets {
   textPatterns: Record<TextKind, PatternSet>;
   domPrefilter: PatternSet;
@@ -159,8 +166,11 @@ const TEXT_KINDS: TextKind[] = ['url', 'html', 'text', 'css', 'robots', 'scriptS
 const KEYED_KINDS: KeyedKind[] = ['headers', 'cookies', 'meta', 'dns'];
 const REGEX_KEY = /[\\[\]()*+?{}^$|]/;
 
+/** Shared by every absent field (most of them): nothing is ever added to it. */
+const NO_VALUES: (string | number)[] = [];
+
 function toList(value: RawPatterns | undefined): (string | number)[] {
-  if (value === undefined || value === null) return [];
+  if (value === undefined || value === null) return NO_VALUES;
   return Array.isArray(value) ? value : [value];
 }
 
@@ -228,12 +238,10 @@ export class Fingerprints {
   private readonly hintSources: HintSource[];
   private sets: PrefilterSets | null = null;
 
-  private readonly bySlug = new Map<string, Technology>();
-  private readonly byName = new Map<string, Technology>();
-  private readonly byLowerName = new Map<string, Technology>();
+  /** Technology look-ups by slug, name and category, built on first use (the engine uses indices). */
+  private lookups: TechnologyLookups | null = null;
   private readonly categoryBySlugMap = new Map<string, Category>();
   private readonly categoryByIdMap = new Map<number, Category>();
-  private readonly inCategory = new Map<number, Technology[]>();
 
   constructor(rawTechnologies: Record<string, RawTechnology>, rawCategories: Record<string, RawCategory>) {
     const started = performance.now();
@@ -409,18 +417,6 @@ export class Fingerprints {
       };
     });
 
-    for (const technology of technologies) {
-      this.bySlug.set(technology.slug, technology);
-      this.byName.set(technology.name, technology);
-      const lower = technology.name.toLowerCase();
-      if (!this.byLowerName.has(lower)) this.byLowerName.set(lower, technology);
-      for (const category of technology.categories) {
-        const list = this.inCategory.get(category.id);
-        if (list) list.push(technology);
-        else this.inCategory.set(category.id, [technology]);
-      }
-    }
-
     this.technologies = technologies;
     this.categories = categories;
     this.textEntries = textEntries;
@@ -481,13 +477,37 @@ export class Fingerprints {
     return this.sets;
   }
 
+  private technologyLookups(): TechnologyLookups {
+    if (this.lookups) return this.lookups;
+    const lookups: TechnologyLookups = {
+      bySlug: new Map(),
+      byName: new Map(),
+      byLowerName: new Map(),
+      inCategory: new Map(),
+    };
+    for (const technology of this.technologies) {
+      lookups.bySlug.set(technology.slug, technology);
+      lookups.byName.set(technology.name, technology);
+      const lower = technology.name.toLowerCase();
+      if (!lookups.byLowerName.has(lower)) lookups.byLowerName.set(lower, technology);
+      for (const category of technology.categories) {
+        const list = lookups.inCategory.get(category.id);
+        if (list) list.push(technology);
+        else lookups.inCategory.set(category.id, [technology]);
+      }
+    }
+    this.lookups = lookups;
+    return lookups;
+  }
+
   technologyBySlug(slug: string): Technology | undefined {
-    return this.bySlug.get(slug);
+    return this.technologyLookups().bySlug.get(slug);
   }
 
   /** Exact name first, then case-insensitively. */
   technologyByName(name: string): Technology | undefined {
-    return this.byName.get(name) ?? this.byLowerName.get(name.toLowerCase());
+    const { byName, byLowerName } = this.technologyLookups();
+    return byName.get(name) ?? byLowerName.get(name.toLowerCase());
   }
 
   categoryBySlug(slug: string): Category | undefined {
@@ -504,7 +524,7 @@ export class Fingerprints {
       typeof category === 'number'
         ? this.categoryByIdMap.get(category)
         : this.categoryBySlugMap.get(category);
-    return found ? (this.inCategory.get(found.id) ?? []) : [];
+    return found ? (this.technologyLookups().inCategory.get(found.id) ?? []) : [];
   }
 
   /** Warnings counted by message kind (the text before the first ":"). */
