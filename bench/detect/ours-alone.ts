@@ -1,6 +1,6 @@
 /**
  * Our engine alone in a fresh process: its compile time (wall and CPU), the cost of the first page
- * (cold code), per-page times and the process's peak RSS, without the other engines' memory in the
+ * (cold code, plus the prefilter sets and literal tables that the first page builds), per-page times and the process's peak RSS, without the other engines' memory in the
  * way. Run by detect.bench.ts; prints one JSON line.
  */
 import { DetectionEngine, loadFingerprints } from '../../src/detection';

@@ -114,6 +114,33 @@ describe('pattern semantics', () => {
     const result = new DetectionEngine(fp).analyze(page('<p>fine-marker</p>'));
     expect(result.technologies.map((t) => t.name)).toEqual(['Bad']);
   });
+
+  it('reports at load the invalid patterns of every kind, even those compiled on first use', () => {
+    const fp = new Fingerprints(
+      {
+        Bad: {
+          cats: [1],
+          scriptSrc: ['lib-(\\d+'],
+          headers: { 'X-Powered-By': 'Bad[' },
+          cookies: { session: '(?<x>a)(?<x>b)' },
+          meta: { generator: '*bad' },
+          dns: { TXT: 'a{2,1}' },
+          dom: { 'div.bad-widget': { attributes: { 'data-v': '(' }, text: ')' } },
+        },
+      },
+      categories,
+    );
+    expect(fp.warnings.map((w) => w.kind)).toEqual([
+      'scriptSrc',
+      'headers',
+      'cookies',
+      'meta',
+      'dns',
+      'dom',
+      'dom',
+    ]);
+    for (const warning of fp.warnings) expect(warning.message).toMatch(/invalid regular expression/);
+  });
 });
 
 describe('implies, requires, excludes', () => {
