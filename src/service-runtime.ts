@@ -26,6 +26,11 @@ export async function startService(config: Config): Promise<RunningService> {
   const schema = await buildAppSchema(events);
   const http = await startHttpServer(services, schema);
   const worker = config.EMBEDDED_WORKER ? startWorker(services) : null;
+  // The detection engine builds its prefilter tables on the first page it sees; do that now, off
+  // the request path, so the first real analysis does not pay for it.
+  setImmediate(() =>
+    services.engine.analyze({ url: 'http://warm-up.invalid/', html: '<html><body></body></html>' }),
+  );
   let stopped = false;
   return {
     services,
