@@ -22,14 +22,21 @@ function single(name: string, raw: unknown): string {
   return raw;
 }
 
-export function stringParam(
-  opts: Common & { maxLength: number; pattern?: RegExp; patternText?: string },
-): ParamSpec<string> {
+/** What every parameter spec shares: its name, where it comes from, whether it is required, its text. */
+function common(opts: Common): Pick<ParamSpec, 'name' | 'in' | 'required' | 'description'> {
   return {
     name: opts.name,
     in: opts.in ?? 'query',
     required: opts.required ?? false,
     description: opts.description,
+  };
+}
+
+export function stringParam(
+  opts: Common & { maxLength: number; pattern?: RegExp; patternText?: string },
+): ParamSpec<string> {
+  return {
+    ...common(opts),
     schema: {
       type: 'string',
       maxLength: opts.maxLength,
@@ -54,10 +61,7 @@ export function stringParam(
 
 export function booleanParam(opts: Common & { default: boolean }): ParamSpec<boolean> {
   return {
-    name: opts.name,
-    in: opts.in ?? 'query',
-    required: false,
-    description: opts.description,
+    ...common(opts),
     schema: { type: 'boolean', default: opts.default },
     parse(raw) {
       if (typeof raw === 'boolean') return raw;
@@ -73,10 +77,7 @@ export function integerParam(
   opts: Common & { min: number; max: number; multipleOf?: number; default?: number },
 ): ParamSpec<number> {
   return {
-    name: opts.name,
-    in: opts.in ?? 'query',
-    required: opts.required ?? false,
-    description: opts.description,
+    ...common(opts),
     schema: {
       type: 'integer',
       minimum: opts.min,
@@ -105,10 +106,7 @@ export function csvParam(
   opts: Common & { minItems: number; maxItems: number; itemMaxLength: number },
 ): ParamSpec<string[]> {
   return {
-    name: opts.name,
-    in: opts.in ?? 'query',
-    required: opts.required ?? false,
-    description: opts.description,
+    ...common(opts),
     schema: { type: 'string', description: `Comma-separated, ${opts.minItems} to ${opts.maxItems} items` },
     parse(raw) {
       const items = single(opts.name, raw)
@@ -137,10 +135,7 @@ export function csvParam(
 /** An http(s) URL; a bare host name gets http:// like the published examples (e.g. url=example.com). */
 export function urlParam(opts: Common): ParamSpec<string> {
   return {
-    name: opts.name,
-    in: opts.in ?? 'query',
-    required: opts.required ?? false,
-    description: opts.description,
+    ...common(opts),
     schema: { type: 'string', format: 'uri', maxLength: 2048 },
     parse(raw) {
       return parseHttpUrl(opts.name, single(opts.name, raw));
@@ -153,10 +148,7 @@ export function enumParam<T extends string>(
   opts: Common & { values: readonly T[]; default?: T },
 ): ParamSpec<T> {
   return {
-    name: opts.name,
-    in: opts.in ?? 'query',
-    required: opts.required ?? false,
-    description: opts.description,
+    ...common(opts),
     schema: { type: 'string', enum: [...opts.values], ...(opts.default ? { default: opts.default } : {}) },
     parse(raw) {
       const value = single(opts.name, raw).trim();
