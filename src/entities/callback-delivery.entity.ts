@@ -6,7 +6,7 @@ export type CallbackDeliveryStatus = 'pending' | 'delivered' | 'failed';
 /** One signed callback and its delivery log (CallbackService). */
 @Entity('callback_deliveries')
 export class CallbackDeliveryEntity {
-  /** A UUID, sent as the delivery id header so receivers can drop duplicates. */
+  /** A time-ordered UUID (v7), sent as the delivery id header so receivers can drop duplicates. */
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Database } from '../db/database';
 import { AccountEntity } from '../entities/account.entity';
@@ -8,6 +8,7 @@ import { assertPublicUrl, HostLookup, parseOutboundUrl } from '../fetch/private-
 import { attemptsToSpan, BackoffPolicy, backoffDelayMs } from '../jobs/backoff';
 import { JobKinds } from '../jobs/job-kinds';
 import { JobQueue } from '../jobs/job.queue';
+import { timeOrderedUuid } from './time-ordered-id';
 
 export interface CallbackServiceOptions {
   /** Keep retrying a failing callback for at least this long (CALLBACK_RETRY_HOURS). */
@@ -100,7 +101,7 @@ export class CallbackService {
     const body = JSON.stringify(input.payload ?? null);
     const now = new Date();
     const delivery = m.create(CallbackDeliveryEntity, {
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       accountId: input.accountId,
       url: input.url,
       event: input.event,
