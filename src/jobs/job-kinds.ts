@@ -7,6 +7,7 @@ export const JobKinds = {
   callbackDelivery: 'callback.deliver',
   subdomainDiscovery: 'subdomains.discover',
   analysis: 'analysis.run',
+  siteIndex: 'site.index',
 } as const;
 
 export type JobKind = (typeof JobKinds)[keyof typeof JobKinds];

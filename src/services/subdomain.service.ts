@@ -38,6 +38,16 @@ const KNOWN_NAMES_FOR_CNAME_CHECKS = 25;
 const CHECK_BATCH = 200;
 
 /** The job (and marker) of the finder's first look at a domain; see `examineIfUnseen`. */
+/** The unique key of the background crawl that indexes a domain's site when the finder first sees it. */
+export function siteIndexKey(domain: string): string {
+  return `site-index:${domain}`;
+}
+
+/** Payload of the `site.index` job: crawl the domain's site so its host names reach the index. */
+export interface SiteIndexPayload {
+  domain: string;
+}
+
 export function subdomainDiscoveryKey(domain: string): string {
   return `subdomains.discover:${domain}`;
 }
@@ -120,6 +130,9 @@ export class SubdomainService {
         at,
       );
       await this.jobs.enqueue(m, JobKinds.subdomainDiscovery, payload, { uniqueKey: key });
+      // The crawl reveals what DNS does not: linked hosts, asset hosts, redirects, certificate names.
+      const crawl: SiteIndexPayload = { domain };
+      await this.jobs.enqueue(m, JobKinds.siteIndex, crawl, { uniqueKey: siteIndexKey(domain) });
     });
   }
 

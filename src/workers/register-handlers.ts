@@ -3,6 +3,7 @@ import type { Services } from '../services/services';
 import { createAnalysisHandler } from './analysis.worker';
 import { createCallbackDeliveryHandler } from './callback-delivery.worker';
 import type { CallbackPost } from './callback-http.client';
+import { createSiteIndexHandler } from './site-index.worker';
 import { createSubdomainDiscoveryHandler } from './subdomain-discovery.worker';
 
 /** What the service's job handlers need: the service graph, plus the callback HTTP client. */
@@ -26,5 +27,6 @@ export function registerJobHandlers(
   );
   registry.register(JobKinds.analysis, createAnalysisHandler(services));
   registry.register(JobKinds.subdomainDiscovery, createSubdomainDiscoveryHandler(services.subdomains));
+  registry.register(JobKinds.siteIndex, createSiteIndexHandler(services.analyzer));
   return registry;
 }
