@@ -1,7 +1,7 @@
-import { PermanentJobError, type JobContext, type JobHandler } from '../jobs';
+import type { JobContext, JobHandler } from '../jobs';
+import { payloadDomain } from './domain-payload';
 import type { SiteAnalyzer } from '../services/site-analyzer';
 import type { SiteIndexPayload } from '../services/subdomain.service';
-import { normaliseRequestedDomain } from '../subdomains';
 
 /**
  * Crawls a domain's site in the background (no caller, no charge, no callback) so that the index
@@ -10,15 +10,7 @@ import { normaliseRequestedDomain } from '../subdomains';
  */
 export function createSiteIndexHandler(analyzer: SiteAnalyzer): JobHandler<SiteIndexPayload> {
   return async (payload: SiteIndexPayload, context: JobContext) => {
-    const domain = typeof payload?.domain === 'string' ? payload.domain : '';
-    let normalised: string | null;
-    try {
-      normalised = normaliseRequestedDomain(domain);
-    } catch {
-      normalised = null;
-    }
-    if (normalised !== domain)
-      throw new PermanentJobError(`not a registrable domain: ${JSON.stringify(domain)}`);
+    const domain = payloadDomain(payload);
     let analysis = await analyzer.crawl(`https://${domain}/`, { signal: context.signal });
     if (!analysis.ok && analysis.errors.every((e) => e.type === 'NO_RESPONSE') && !context.signal.aborted) {
       analysis = await analyzer.crawl(`http://${domain}/`, { signal: context.signal });
