@@ -17,5 +17,6 @@ module.exports = {
     ],
   },
   setupFiles: ['reflect-metadata'],
+  testSequencer: '<rootDir>/test/test-sequencer.js',
   testTimeout: 60000,
 };

@@ -23,22 +23,39 @@ describe('subdomain finder rules', () => {
     (await service.createAccount({ plan: 'business', credits })).apiKey;
   const label = (i: number) => `host${String(i).padStart(2, '0')}`;
 
+  // Each set-up step is bounded and named, so a set-up that stalls says where (it once did, in CI).
+  const step = <T>(name: string, work: Promise<T>): Promise<T> =>
+    Promise.race([
+      work,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`set-up step stalled: ${name}`)), 20_000).unref(),
+      ),
+    ]);
+
   beforeAll(async () => {
-    dns = await startDnsZoneServer([{ origin: 'unrelated.test', records: {} }]);
-    service = await startTestService({
-      DNS_SERVERS: dns.server,
-      EMBEDDED_WORKER: 'false',
-      SUBDOMAIN_DNS_QUERY_TIMEOUT_MS: '500',
-      SUBDOMAIN_DNS_TRIES: '1',
-      SUBDOMAIN_INLINE_DNS_BUDGET_MS: '2000',
-    });
-    contract = await fetchOpenApiDocument(service.url);
-    await seed(Array.from({ length: 45 }, (_, i) => `${label(i)}.paging.test`));
-    await seed(['a.four-a.test', 'b.four-a.test', 'c.four-a.test', 'four-a.test']);
-    await seed(['a.four-b.test', 'b.four-b.test', 'c.four-b.test', 'd.four-b.test']);
-    await seed(Array.from({ length: 23 }, (_, i) => `${label(i)}.charged.test`));
-    // Recorded by a crawl but refused by the finder's name rules (a service label).
-    await seed(['_dmarc.four-b.test']);
+    dns = await step('DNS server', startDnsZoneServer([{ origin: 'unrelated.test', records: {} }]));
+    service = await step(
+      'service',
+      startTestService({
+        DNS_SERVERS: dns.server,
+        EMBEDDED_WORKER: 'false',
+        SUBDOMAIN_DNS_QUERY_TIMEOUT_MS: '500',
+        SUBDOMAIN_DNS_TRIES: '1',
+        SUBDOMAIN_INLINE_DNS_BUDGET_MS: '2000',
+      }),
+    );
+    contract = await step('OpenAPI document', fetchOpenApiDocument(service.url));
+    await step(
+      'seeding names',
+      (async () => {
+        await seed(Array.from({ length: 45 }, (_, i) => `${label(i)}.paging.test`));
+        await seed(['a.four-a.test', 'b.four-a.test', 'c.four-a.test', 'four-a.test']);
+        await seed(['a.four-b.test', 'b.four-b.test', 'c.four-b.test', 'd.four-b.test']);
+        await seed(Array.from({ length: 23 }, (_, i) => `${label(i)}.charged.test`));
+        // Recorded by a crawl but refused by the finder's name rules (a service label).
+        await seed(['_dmarc.four-b.test']);
+      })(),
+    );
   });
 
   afterAll(async () => {
