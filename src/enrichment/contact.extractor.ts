@@ -38,7 +38,7 @@ export function extractContacts(context: SiteContext): ContactSet {
     const name = cleanText(rawName, 80);
     const title = cleanText(rawTitle, 120);
     if (!name || !title || !looksLikePersonName(name)) return;
-    const key = name.toLowerCase();
+    const key = name.replace(/^(?:(?:Dr|Prof|Mr|Ms|Mrs|Dipl\.-\p{L}+)\.\s+)+/u, '').toLowerCase();
     if (seen.has(key)) return;
     seen.add(key);
     employees.push({ name, title });
@@ -46,7 +46,7 @@ export function extractContacts(context: SiteContext): ContactSet {
 
   for (const node of context.nodes) {
     if (node.types.includes('Person')) add(firstText(node.props, 'name'), firstText(node.props, 'jobTitle'));
-    for (const property of ['founder', 'founders', 'employee', 'employees', 'member', 'members']) {
+    for (const property of ['employee', 'employees', 'founder', 'founders', 'member', 'members']) {
       for (const person of valuesOf(node.props, property)) {
         if (!isRecord(person) || typesOf(person['@type']).includes('Person')) continue; // typed persons are nodes already
         add(

@@ -42,7 +42,11 @@ export function extractKeywords(context: SiteContext): KeywordsSet {
       counts.set(word, (counts.get(word) ?? 0) + 1);
     }
   }
-  const terms = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_TERMS);
+  const listed = [...keywords].join(' ').split(/\s+/);
+  const terms = [...counts.entries()]
+    .filter(([term]) => !listed.includes(term))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_TERMS);
   for (const [term] of terms) addCapped(keywords, term, LIMITS.values);
   const list = nonEmpty(keywords);
   return list ? { keywords: list } : {};

@@ -229,7 +229,7 @@ export function parsePageDocument(url: string, html: string): PageDocument {
   doc.text = text
     .join('')
     .replace(/[ \t\r\f\v]+/g, ' ')
-    .replace(/\n\s*(?=\n)/g, '');
+    .replace(/\n(?:[ \t]*\n)+/g, '\n');
   doc.microdata = microdata.result();
   return doc;
 }

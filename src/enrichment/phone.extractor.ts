@@ -14,11 +14,23 @@ import { firstText, valuesOf } from './structured-data';
 const MAX_TEXT = 50_000;
 /** Words that announce a phone number just before it; "fax" is not one (fax numbers are left out). */
 const PHONE_LABEL =
-  /(?:tel(?:efon|éfono|efone|ephone)?|phone|fon|mobil(?:e|e phone)?|handy|cell|call(?: us)?|ruf|hotline|téléphone|telefono|gsm|☎|📞|\bt|\bp|\bm)\s*[.:]?\s*$/i;
-const FAX_LABEL = /fax\s*[.:]?\s*$/i;
+  /(?:tel(?:efon|éfono|efone|ephone)?|phone|fon|mobil(?:e|e phone)?|handy|cell|call(?: us)?|ruf|hotline|téléphone|telefono|gsm|☎|📞|\bt|\bp|\bm)\s*[.:]{0,2}\s*$/i;
+const FAX_LABEL = /fax\s*[.:]{0,2}\s*$/i;
 
-function valid(number: PhoneNumber | undefined): string | undefined {
-  return number?.isValid() ? number.number : undefined;
+/**
+ * The E.164 form of a valid number. A number written in national form must also be written the
+ * way that country writes it: "(212) 736-5000" read for Germany would be a valid Solingen number,
+ * but a German writes Solingen with its trunk prefix ("0212 ..."), so it is a US number without
+ * its country code, and is dropped rather than guessed.
+ */
+function valid(number: PhoneNumber | undefined, written: string): string | undefined {
+  if (!number?.isValid()) return undefined;
+  const digits = written.replace(/\D/g, '');
+  if (!/^\s*(?:\+|00)/.test(written)) {
+    const national = number.formatNational().replace(/\D/g, '');
+    if (digits[0] !== national[0]) return undefined;
+  }
+  return number.number;
 }
 
 /**
@@ -34,7 +46,7 @@ export function extractPhones(context: SiteContext, country: string | undefined)
   const found = new Set<string>();
   const parse = (raw: string): string | undefined => {
     try {
-      return valid(parsePhoneNumberFromString(raw, region ? { defaultCountry: region } : undefined));
+      return valid(parsePhoneNumberFromString(raw, region ? { defaultCountry: region } : undefined), raw);
     } catch {
       return undefined;
     }
@@ -60,7 +72,7 @@ export function extractPhones(context: SiteContext, country: string | undefined)
       const written = text.slice(match.startsAt, match.endsAt);
       if (FAX_LABEL.test(before)) continue;
       if (!PHONE_LABEL.test(before) && !/^(?:\+|00)/.test(written)) continue;
-      addCapped(found, valid(match.number), LIMITS.values);
+      addCapped(found, valid(match.number, written), LIMITS.values);
     }
   }
   const phone = nonEmpty(found);

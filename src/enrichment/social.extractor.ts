@@ -66,7 +66,7 @@ const NOT_PROFILES = new Set([
 ]);
 
 const profile = (segment: string | undefined): string | undefined =>
-  segment && !NOT_PROFILES.has(segment.toLowerCase()) && /^[\p{L}\p{N}._-]{1,100}$/u.test(segment)
+  segment && !NOT_PROFILES.has(segment.toLowerCase()) && /^@?[\p{L}\p{N}._-]{1,100}$/u.test(segment)
     ? segment
     : undefined;
 
