@@ -1,4 +1,5 @@
 import { crawlSite, CrawledPage, CrawlOptions } from '../../../src/fetch';
+import { CompanySite, startCompanySite } from '../../helpers/company-site';
 import { startTestSites, TestSites } from '../../helpers/test-sites';
 
 const options: CrawlOptions = { allowPrivateTargets: true, timeoutMs: 2_000, connectTimeoutMs: 1_000 };
@@ -105,5 +106,29 @@ describe('crawlSite', () => {
         },
       }),
     ).rejects.toThrow('detector failed');
+  });
+});
+
+describe('crawlSite on a company site with more links than the page cap', () => {
+  let company: CompanySite;
+  beforeAll(async () => {
+    company = await startCompanySite();
+  });
+  afterAll(async () => {
+    await company.close();
+  });
+
+  it('fetches the contact, imprint, about, team and legal pages before the product pages', async () => {
+    const result = await crawlSite(`${company.url}/`, { ...options, maxPages: 8 });
+    const paths = result.pages.map((page) => new URL(page.url).pathname);
+    expect(paths).toHaveLength(8);
+    expect(paths[0]).toBe('/');
+    // Two pages are fetched at a time, so pages of one rank may arrive in either order, and the
+    // leadership page (linked from /about/ only) may come just after the privacy page.
+    expect(paths.slice(1, 3).sort()).toEqual(['/contact/', '/impressum/']);
+    expect(paths.slice(3, 7).sort()).toEqual(['/about/', '/about/leadership/', '/privacy/', '/team/']);
+    expect(paths.slice(3, 5).sort()).toEqual(['/about/', '/team/']);
+    // Then breadth-first again: the first ordinary link of the home page.
+    expect(paths[7]).toBe('/products/robot-1/');
   });
 });
