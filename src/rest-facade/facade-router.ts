@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { DocumentNode, execute, GraphQLError, GraphQLSchema, parse, validate } from 'graphql';
 import { MethodNotAllowedError, ValidationError } from '../errors';
 import { buildContext } from '../graphql/context';
+import { publicRateLimiterFor } from '../graphql/public-rate-limiter';
 import type { Services } from '../services/services';
 import { sendError } from './error-response';
 import type { RestRoute } from './route';
@@ -40,9 +41,21 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
     try {
       if (match.kind === 'wrong-method') throw new MethodNotAllowedError(req.method, req.path, match.allowed);
       const { route, document } = prepared.get(match.route)!;
-      const context = await buildContext(services, req.get('x-api-key'), requestId);
-      if (!context.caller) throw context.authError!;
+      const context = await buildContext(services, req.get('x-api-key'), requestId, req.ip ?? '');
+      if (!route.public && !context.caller) throw context.authError!;
       const values = readParams(route, req, match.pathParams);
+      if (route.cache) {
+        const etag = await route.cache.etag(services);
+        const maxAge = route.cache.maxAgeSeconds(services);
+        res.setHeader('ETag', etag);
+        res.setHeader('Cache-Control', maxAge > 0 ? `public, max-age=${maxAge}` : 'no-cache');
+        if (etagMatches(req.get('if-none-match'), etag)) {
+          // Not executed, so the public limit is counted here (the GraphQL field counts it otherwise).
+          publicRateLimiterFor(services).consume(context.clientIp);
+          res.status(304).end();
+          return;
+        }
+      }
       const result = await execute({
         schema,
         document,
@@ -51,7 +64,7 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
       });
       if (result.errors?.length) throw unwrap(result.errors[0]);
       const response = route.respond(result.data as Record<string, unknown>, values);
-      if (response.status >= 200 && response.status < 300) {
+      if (response.status >= 200 && response.status < 300 && !route.public && context.caller) {
         const meter = context.caller.meter;
         const remaining =
           meter.remaining ?? (await services.credits.balance(context.caller.principal.accountId));
@@ -107,6 +120,14 @@ function readBody(req: Request): Record<string, unknown> {
     throw new ValidationError('body', 'The request body must be a JSON object');
   }
   return body as Record<string, unknown>;
+}
+
+/** If-None-Match against the current tag: "*", or any listed tag (weak comparison, RFC 9110 13.1.2). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = (tag: string): string => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
 /** The service error behind a GraphQL error; a GraphQL-level error here is a route-table bug (500). */
