@@ -121,7 +121,10 @@ export const CATALOGUE_ROUTES: RestRoute[] = [
     operation: `query Technology($slug: String!) { technology(slug: $slug) { ${TECHNOLOGY_FIELDS} } }`,
     variables: (values) => ({ slug: values.slug }),
     respond: (data) => ({ status: 200, body: data.technology }),
-    responses: { 200: { description: 'The technology', schema: technologySchema } },
+    responses: {
+      200: { description: 'The technology', schema: technologySchema },
+      404: { description: 'No technology has this slug', schema: { $ref: '#/components/schemas/Error' } },
+    },
   },
   {
     ...common,
@@ -149,6 +152,9 @@ export const CATALOGUE_ROUTES: RestRoute[] = [
     operation: `query Category($slug: String!) { category(slug: $slug) { ${CATEGORY_FIELDS} } }`,
     variables: (values) => ({ slug: values.slug }),
     respond: (data) => ({ status: 200, body: data.category }),
-    responses: { 200: { description: 'The category', schema: categorySchema } },
+    responses: {
+      200: { description: 'The category', schema: categorySchema },
+      404: { description: 'No category has this slug', schema: { $ref: '#/components/schemas/Error' } },
+    },
   },
 ];
