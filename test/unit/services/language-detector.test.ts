@@ -9,7 +9,9 @@ describe('the text-language detector (eld)', () => {
       ),
     ).toBe('de');
     expect(
-      detect('Nous construisons des robots collaboratifs pour les petites usines, installés en une journée par vos équipes.'),
+      detect(
+        'Nous construisons des robots collaboratifs pour les petites usines, installés en une journée par vos équipes.',
+      ),
     ).toBe('fr');
     expect(detect('ok')).toBeUndefined();
     expect(await loadLanguageDetector()).toBe(detect);
