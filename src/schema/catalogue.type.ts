@@ -1,18 +1,10 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { TechnologyCategory } from './technology.type';
 
 @ObjectType({
   description: 'A category a technology belongs to, with its priority (1 most significant, 10 least)',
 })
-export class CatalogueTechnologyCategory {
-  @Field(() => Int)
-  id: number;
-
-  @Field()
-  slug: string;
-
-  @Field()
-  name: string;
-
+export class CatalogueTechnologyCategory extends TechnologyCategory {
   @Field(() => Int)
   priority: number;
 }
