@@ -94,6 +94,9 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
       }
       res.status(response.status).json(response.body);
     } catch (error) {
+      // An error is not the cacheable answer: drop the validators set for it.
+      res.removeHeader('ETag');
+      res.removeHeader('Cache-Control');
       sendError(res, error, requestId);
     }
   };

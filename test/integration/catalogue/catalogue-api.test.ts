@@ -112,6 +112,7 @@ describe('the public catalogue on the bundled fingerprints', () => {
         requestId: expect.any(String),
       });
       expectMatchesContract(doc, 'GET', path, res.status, res.body, res.headers);
+      expect(res.headers.get('cache-control')).toBeNull();
     }
   });
 
