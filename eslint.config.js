@@ -86,6 +86,18 @@ module.exports = defineConfig([
               message: 'src/detection is pure: it imports nothing of the project outside src/detection.',
             },
             {
+              target: './src/enrichment',
+              from: './src',
+              except: ['./enrichment'],
+              message:
+                'src/enrichment is pure: it imports nothing of the project outside src/enrichment (no I/O; callers pass plain data).',
+            },
+            {
+              target: './src/enrichment',
+              from: ['./ormconfig.ts', './test', './bench'],
+              message: 'src/enrichment is pure: it imports nothing of the project outside src/enrichment.',
+            },
+            {
               target: './src/services',
               from: transports,
               message: 'Services never import transports (schema, resolvers, rest-facade, graphql, http).',

@@ -54,6 +54,12 @@ const schema = z.object({
   CALLBACK_RETRY_HOURS: int(24, 1, 168),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 300_000),
   FINGERPRINTS_PATH: z.string().optional(),
+  // GeoIP of the addresses sites answer on (issue 9): the bundled DB-IP Lite country database
+  // unless an operator (or a test) points at another MMDB file, e.g. a city database with regions.
+  GEOIP_DATABASE_PATH: z.string().optional(),
+  // The public catalogue (GET /v2/technologies/, /v2/categories/): no key, limited per client IP.
+  PUBLIC_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
+  CATALOGUE_CACHE_SECONDS: int(300, 0, 86_400),
   FETCH_USER_AGENT: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; TechIntelBot/1.0)'),
   FETCH_TIMEOUT_MS: int(20_000, 500, 120_000),
   FETCH_CONNECT_TIMEOUT_MS: int(10_000, 200, 60_000),

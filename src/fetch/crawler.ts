@@ -1,5 +1,5 @@
 import robotsParser from 'robots-parser';
-import { mapWithConcurrency } from './concurrency';
+import { contactPageRank } from '../enrichment/page-kind';
 import { looksLikeNonHtml, normaliseCrawlUrl, robotsProductToken } from './crawl-url';
 import { FetchError } from './fetch-error';
 import { HttpClient } from './http-client';
@@ -40,7 +40,7 @@ export interface CrawlOptions extends Omit<FetchPageOptions, 'client' | 'siteFac
 
 export interface CrawlResult {
   startUrl: string;
-  /** Pages in the order they were fetched (breadth-first), failures included. */
+  /** Pages in the order they arrived (contact pages first, then breadth-first), failures included. */
   pages: CrawledPage[];
   /** robots.txt and DNS of the site, fetched once; absent when the start page failed. */
   siteFacts?: SiteFacts;
@@ -55,9 +55,10 @@ export interface CrawlResult {
 }
 
 /**
- * Crawls a site breadth-first from startUrl: the start page (fetched even if robots.txt disallows
- * it: a person asked for that URL), then the site root "/", then same-host links level by level,
- * until maxPages. Links robots.txt disallows for our user agent, links to files (by extension) and
+ * Crawls a site from startUrl: the start page (fetched even if robots.txt disallows it: a person
+ * asked for that URL), then the site root "/", then the site's contact, imprint, about, team and
+ * legal pages wherever they are linked (see src/enrichment/page-kind.ts: the enrichment reads them, so they
+ * must fit in the page cap), then the other same-host links breadth-first, until maxPages. Links robots.txt disallows for our user agent, links to files (by extension) and
  * already-seen URLs are skipped. One HttpClient for the crawl: one cookie jar, connections per host
  * bounded. robots.txt and DNS are fetched once, with the start page, and shared by every page.
  * Never rejects for a site's failure (each page carries its FetchError); rejects only when onPage throws.
@@ -121,16 +122,19 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
       return true;
     };
 
-    let level = [new URL('/', siteUrl).href, ...first.page.links].filter(admit);
-    for (let depth = 1; level.length > 0 && !signal.aborted; depth++) {
-      const budget = maxPages - pages.length;
-      if (budget <= 0) break;
-      const batch = level.slice(0, budget);
-      const visited = await mapWithConcurrency(batch, concurrency, (url) =>
-        signal.aborted ? Promise.resolve(undefined) : visit(url, depth),
-      );
-      level = visited.flatMap((crawled) => crawled?.page?.links ?? []).filter((link) => admit(link));
-    }
+    const frontier = new CrawlFrontier();
+    const root = new URL('/', siteUrl).href;
+    if (admit(root)) frontier.add(root, 1, ROOT_RANK);
+    for (const link of first.page.links) if (admit(link)) frontier.add(link, 1);
+    await drain(frontier, {
+      workers: concurrency,
+      budget: () => maxPages - pages.length,
+      stopped: () => signal.aborted,
+      visit: async ({ url, depth }) => {
+        const crawled = await visit(url, depth);
+        for (const link of crawled.page?.links ?? []) if (admit(link)) frontier.add(link, depth + 1);
+      },
+    });
     return result(startUrl, pages, siteFacts, deadline.signal.aborted, disallowed);
   } finally {
     clearTimeout(timer);
@@ -161,6 +165,88 @@ function result(
     deadlineReached,
     disallowedByRobots,
   };
+}
+
+/** The site root comes right after the start page, before even the contact pages. */
+const ROOT_RANK = 0;
+/** Ordinary pages come after every ranked page. */
+const ORDINARY_RANK = Number.MAX_SAFE_INTEGER;
+
+interface FrontierEntry {
+  url: string;
+  depth: number;
+  rank: number;
+  order: number;
+}
+
+/** Admitted links not fetched yet, taken best first: by rank, then depth, then discovery order. */
+class CrawlFrontier {
+  private readonly entries: FrontierEntry[] = [];
+  private added = 0;
+
+  add(url: string, depth: number, rank = contactPageRank(url) ?? ORDINARY_RANK): void {
+    this.entries.push({ url, depth, rank, order: this.added++ });
+  }
+
+  /** A crawl holds at most a few thousand links (the extractor caps each page's), so a scan is fine. */
+  take(): FrontierEntry | undefined {
+    let best = -1;
+    for (let i = 0; i < this.entries.length; i++) {
+      if (best < 0 || compareEntries(this.entries[i], this.entries[best]) < 0) best = i;
+    }
+    return best < 0 ? undefined : this.entries.splice(best, 1)[0];
+  }
+}
+
+function compareEntries(a: FrontierEntry, b: FrontierEntry): number {
+  return a.rank - b.rank || a.depth - b.depth || a.order - b.order;
+}
+
+/**
+ * Runs `workers` visits at a time, each taking the best entry of the frontier when it starts, so a
+ * contact page found on page 2 jumps ahead of ordinary links found earlier. A worker that finds the
+ * frontier empty waits while others are still fetching (their links may refill it). Pages in flight
+ * count against the budget, so the cap is never exceeded.
+ */
+async function drain(
+  frontier: CrawlFrontier,
+  options: {
+    workers: number;
+    budget: () => number;
+    stopped: () => boolean;
+    visit: (entry: FrontierEntry) => Promise<void>;
+  },
+): Promise<void> {
+  let inFlight = 0;
+  let failed = false;
+  let wake: (() => void)[] = [];
+  const changed = (): Promise<void> => new Promise((resolve) => wake.push(resolve));
+  const notify = (): void => {
+    const waiting = wake;
+    wake = [];
+    waiting.forEach((resolve) => resolve());
+  };
+  const worker = async (): Promise<void> => {
+    while (!failed && !options.stopped() && options.budget() - inFlight > 0) {
+      const entry = frontier.take();
+      if (!entry) {
+        if (inFlight === 0) return;
+        await changed();
+        continue;
+      }
+      inFlight++;
+      try {
+        await options.visit(entry);
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        inFlight--;
+        notify();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.workers) }, worker));
 }
 
 function toFetchError(error: unknown): FetchError {

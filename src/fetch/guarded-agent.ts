@@ -1,5 +1,5 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 import { describeRefusal, HostLookup, isPrivateAddress, systemLookup } from './private-address.guard';
@@ -22,6 +22,8 @@ export interface GuardedAgentOptions {
   rejectUnauthorized?: boolean;
   /** Called for every new TLS connection, keyed "hostname:port", to read the peer certificate. */
   onSecureConnect?: (origin: string, socket: TLSSocket) => void;
+  /** Called for every new connection (TLS or not), keyed "hostname:port": the address it reached. */
+  onConnect?: (origin: string, socket: Socket) => void;
 }
 
 export const GUARDED_AGENT_DEFAULTS = {
@@ -82,9 +84,10 @@ export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
     }
     baseConnect(connectOptions, (error, socket) => {
       if (error !== null) return callback(error, null);
-      if (connectOptions.protocol === 'https:' && options.onSecureConnect) {
-        options.onSecureConnect(`${host}:${connectOptions.port || 443}`, socket as TLSSocket);
-      }
+      const https = connectOptions.protocol === 'https:';
+      const origin = `${host}:${connectOptions.port || (https ? 443 : 80)}`;
+      if (https && options.onSecureConnect) options.onSecureConnect(origin, socket as TLSSocket);
+      options.onConnect?.(origin, socket as Socket);
       callback(null, socket as NonNullable<typeof socket>);
     });
   };

@@ -88,6 +88,7 @@ export class HttpClient {
   readonly userAgent: string;
   private readonly agent: Agent;
   private readonly certificates = new Map<string, CertificateFacts>();
+  private readonly remoteAddresses = new Map<string, string>();
   private readonly timeoutMs: number;
   private readonly maxRedirects: number;
   private readonly maxBodyBytes: number;
@@ -108,6 +109,9 @@ export class HttpClient {
         const facts = certificateFacts(socket);
         if (facts) this.certificates.set(origin, facts);
       },
+      onConnect: (origin, socket) => {
+        if (socket.remoteAddress) this.remoteAddresses.set(origin, socket.remoteAddress);
+      },
     });
   }
 
@@ -115,7 +119,12 @@ export class HttpClient {
   certificateOf(url: string): CertificateFacts | undefined {
     const parsed = new URL(url);
     if (parsed.protocol !== 'https:') return undefined;
-    return this.certificates.get(`${parsed.hostname.replace(/^\[|\]$/g, '')}:${parsed.port || 443}`);
+    return this.certificates.get(originKey(parsed));
+  }
+
+  /** The IP address the last connection to this URL's origin reached (GeoIP looks it up). */
+  remoteAddressOf(url: string): string | undefined {
+    return this.remoteAddresses.get(originKey(new URL(url)));
   }
 
   async get(url: string, options: GetOptions = {}): Promise<HttpResponse> {
@@ -222,6 +231,12 @@ export class HttpClient {
       };
     }
   }
+}
+
+/** "hostname:port" as the guarded agent reports connections (brackets of IPv6 literals dropped). */
+function originKey(url: URL): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `${url.hostname.replace(/^\[|\]$/g, '')}:${port}`;
 }
 
 function resolveRedirect(location: string, base: string): string {

@@ -48,8 +48,10 @@ export interface FetchedPage {
   links: string[];
   /** Every host name the page revealed (links, assets, redirects, CSP/CORS/Link headers, certificate). */
   hostnames: string[];
-  /** The TLS certificate of an https page's origin. */
+  /** The TLS certificate (and negotiated protocol) of an https page's origin. */
   certificate?: CertificateFacts;
+  /** The IP address the connection to the page's origin reached (for GeoIP); absent if unknown. */
+  remoteAddress?: string;
   siteFacts: SiteFacts;
 }
 
@@ -135,6 +137,7 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
   ]);
 
   const certificate = client.certificateOf(finalUrl);
+  const remoteAddress = client.remoteAddressOf(finalUrl);
   const hostnames = new HostnameCollector();
   hostnames.addUrl(url);
   for (const hop of response.redirects) {
@@ -171,6 +174,7 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
     links: facts.links,
     hostnames: hostnames.values(),
     certificate,
+    ...(remoteAddress ? { remoteAddress } : {}),
     siteFacts,
   };
 }

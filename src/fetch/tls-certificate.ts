@@ -9,6 +9,8 @@ export interface CertificateFacts {
   subjectAltNames: string[];
   /** Expiry as an ISO date, for display. */
   validTo: string;
+  /** TLS version negotiated on the connection that presented the certificate ("TLSv1.3"); '' when unknown. */
+  protocol: string;
 }
 
 /** Reads the peer certificate of a connected TLS socket; undefined when there is none. */
@@ -22,6 +24,7 @@ export function certificateFacts(socket: TLSSocket): CertificateFacts | undefine
     subject: firstOf(certificate.subject?.CN) ?? '',
     subjectAltNames: parseSubjectAltNames(certificate.subjectaltname),
     validTo: Number.isNaN(validTo.getTime()) ? '' : validTo.toISOString(),
+    protocol: socket.getProtocol() ?? '',
   };
 }
 

@@ -26,6 +26,8 @@ export interface GraphQLContext {
   caller: Caller | null;
   authError: AppError | null;
   requestId: string;
+  /** The client's address (the public catalogue is limited per address). */
+  clientIp: string;
   services: Services;
   loaders: Loaders;
 }
@@ -64,8 +66,9 @@ export async function buildContext(
   services: Services,
   apiKey: string | undefined,
   requestId: string,
+  clientIp = '',
 ): Promise<GraphQLContext> {
-  const base = { requestId, services, loaders: createLoaders(services) };
+  const base = { requestId, clientIp, services, loaders: createLoaders(services) };
   try {
     const principal = await services.auth.authenticate(apiKey);
     return { ...base, caller: { principal, requestId, meter: newMeter() }, authError: null };

@@ -38,6 +38,7 @@ export async function createApp(
     buildOpenApiDocument(ROUTE_TABLE, {
       serverUrl: services.config.PUBLIC_BASE_URL,
       headerPrefix: services.config.HEADER_PREFIX,
+      publicRateLimitPerMinute: services.config.PUBLIC_RATE_LIMIT_PER_MINUTE,
     }),
   );
   app.get('/openapi/v2-public.yaml', (_req, res) => {
@@ -55,7 +56,7 @@ export async function createApp(
     '/graphql',
     expressMiddleware(apollo, {
       context: async ({ req, res }) =>
-        buildContext(services, req.get('x-api-key'), res.locals.requestId as string),
+        buildContext(services, req.get('x-api-key'), res.locals.requestId as string, req.ip ?? ''),
     }),
   );
 

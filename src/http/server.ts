@@ -49,7 +49,12 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       onConnect: async (ctx) => {
         const key =
           keyFrom(ctx.connectionParams) ?? (ctx.extra.request.headers['x-api-key'] as string | undefined);
-        const context = await buildContext(services, key, randomUUID());
+        const context = await buildContext(
+          services,
+          key,
+          randomUUID(),
+          ctx.extra.request.socket.remoteAddress ?? '',
+        );
         if (!context.caller) return false;
         ctx.extra.contextBuilt = context;
         return true;

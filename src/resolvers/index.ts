@@ -1,6 +1,7 @@
 import { AccountResolver } from './account.resolver';
 import { AnalysisResolver } from './analysis.resolver';
 import { CallbackDeliveryResolver } from './callback-delivery.resolver';
+import { CatalogueResolver } from './catalogue.resolver';
 import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
@@ -10,6 +11,7 @@ export const RESOLVERS = [
   AccountResolver,
   AnalysisResolver,
   CallbackDeliveryResolver,
+  CatalogueResolver,
   DetectedTechnologyResolver,
   EmailVerificationResolver,
   SubdomainResolver,

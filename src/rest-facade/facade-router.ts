@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { DocumentNode, execute, GraphQLError, GraphQLSchema, parse, validate } from 'graphql';
 import { MethodNotAllowedError, ValidationError } from '../errors';
 import { buildContext } from '../graphql/context';
+import { publicRateLimiterFor } from '../graphql/public-rate-limiter';
 import type { Services } from '../services/services';
 import { sendError } from './error-response';
 import type { RestRoute } from './route';
@@ -32,6 +33,9 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
     prepared.set(route, { route, document });
   }
   const prefix = services.config.HEADER_PREFIX;
+  // Answers of cacheable routes, rendered once per entity tag: the catalogue's 7,500 technologies
+  // cost a GraphQL execution of ~100,000 fields, which need not be paid again until the tag changes.
+  const rendered = new Map<string, { etag: string; status: number; json: string }>();
 
   return async function facade(req: Request, res: Response, next: NextFunction): Promise<void> {
     const requestId = res.locals.requestId as string;
@@ -40,9 +44,27 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
     try {
       if (match.kind === 'wrong-method') throw new MethodNotAllowedError(req.method, req.path, match.allowed);
       const { route, document } = prepared.get(match.route)!;
-      const context = await buildContext(services, req.get('x-api-key'), requestId);
-      if (!context.caller) throw context.authError!;
+      const context = await buildContext(services, req.get('x-api-key'), requestId, req.ip ?? '');
+      if (!route.public && !context.caller) throw context.authError!;
       const values = readParams(route, req, match.pathParams);
+      let cacheKey: string | undefined;
+      let etag: string | undefined;
+      if (route.cache) {
+        etag = await route.cache.etag(services);
+        const maxAge = route.cache.maxAgeSeconds(services);
+        res.setHeader('ETag', etag);
+        res.setHeader('Cache-Control', maxAge > 0 ? `public, max-age=${maxAge}` : 'no-cache');
+        cacheKey = `${route.operationId} ${JSON.stringify(values)}`;
+        const hit = rendered.get(cacheKey);
+        const notModified = etagMatches(req.get('if-none-match'), etag);
+        if (notModified || hit?.etag === etag) {
+          // Not executed, so the public limit is counted here (the GraphQL field counts it otherwise).
+          if (route.public) publicRateLimiterFor(services).consume(context.clientIp);
+          if (notModified) res.status(304).end();
+          else res.status(hit!.status).type('application/json').send(hit!.json);
+          return;
+        }
+      }
       const result = await execute({
         schema,
         document,
@@ -51,7 +73,7 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
       });
       if (result.errors?.length) throw unwrap(result.errors[0]);
       const response = route.respond(result.data as Record<string, unknown>, values);
-      if (response.status >= 200 && response.status < 300) {
+      if (response.status >= 200 && response.status < 300 && !route.public && context.caller) {
         const meter = context.caller.meter;
         const remaining =
           meter.remaining ?? (await services.credits.balance(context.caller.principal.accountId));
@@ -63,8 +85,18 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
         res.status(response.status).end();
         return;
       }
+      if (cacheKey !== undefined && etag !== undefined && response.status === 200) {
+        const json = JSON.stringify(response.body);
+        if (rendered.size >= MAX_RENDERED) rendered.clear();
+        rendered.set(cacheKey, { etag, status: response.status, json });
+        res.status(response.status).type('application/json').send(json);
+        return;
+      }
       res.status(response.status).json(response.body);
     } catch (error) {
+      // An error is not the cacheable answer: drop the validators set for it.
+      res.removeHeader('ETag');
+      res.removeHeader('Cache-Control');
       sendError(res, error, requestId);
     }
   };
@@ -107,6 +139,17 @@ function readBody(req: Request): Record<string, unknown> {
     throw new ValidationError('body', 'The request body must be a JSON object');
   }
   return body as Record<string, unknown>;
+}
+
+/** Rendered answers kept at most (the catalogue: two lists and the slugs asked for). */
+const MAX_RENDERED = 2_000;
+
+/** If-None-Match against the current tag: "*", or any listed tag (weak comparison, RFC 9110 13.1.2). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = (tag: string): string => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
 /** The service error behind a GraphQL error; a GraphQL-level error here is a route-table bug (500). */

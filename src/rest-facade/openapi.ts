@@ -17,14 +17,14 @@ const ERROR_RESPONSES: Record<number, string> = {
  */
 export function buildOpenApiDocument(
   routes: readonly RestRoute[],
-  options: { serverUrl?: string; headerPrefix: string },
+  options: { serverUrl?: string; headerPrefix: string; publicRateLimitPerMinute?: number },
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = `${route.path}/`;
     const query = route.params.filter((p) => p.in !== 'body');
     const body = route.params.filter((p) => p.in === 'body');
-    const successHeaders = {
+    const meteredHeaders = {
       [`${options.headerPrefix}-credits-spent`]: {
         description: 'Credits deducted by this request',
         schema: { type: 'integer' },
@@ -34,6 +34,14 @@ export function buildOpenApiDocument(
         schema: { type: 'integer' },
       },
     };
+    const cacheHeaders = {
+      ETag: {
+        description: 'Entity tag of the answer: send it back in If-None-Match',
+        schema: { type: 'string' },
+      },
+      'Cache-Control': { description: 'How long the answer may be reused', schema: { type: 'string' } },
+    };
+    const successHeaders = route.public ? (route.cache ? cacheHeaders : undefined) : meteredHeaders;
     const responses: Record<string, unknown> = {};
     for (const [status, doc] of Object.entries(route.responses)) {
       responses[status] = {
@@ -42,22 +50,34 @@ export function buildOpenApiDocument(
         content: { 'application/json': { schema: doc.schema } },
       };
     }
+    if (route.cache) {
+      responses['304'] = {
+        description: 'Not modified: the If-None-Match tag is the current one (empty body)',
+        headers: cacheHeaders,
+      };
+    }
     for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+      if (route.public && status === '403') continue;
       responses[status] ??= {
         description,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
-    const limits = (['small', 'medium', 'large', 'business'] as const)
-      .map(
-        (plan) =>
-          `${plan}: ${PLANS[plan].rateLimits[route.family].max} per ${PLANS[plan].rateLimits[route.family].windowMs / 1000} s`,
-      )
-      .join('; ');
+    const family = route.family;
+    const limits =
+      family === 'public'
+        ? `no key needed; ${options.publicRateLimitPerMinute ?? 60} requests per minute per client address (PUBLIC_RATE_LIMIT_PER_MINUTE); not metered`
+        : (['small', 'medium', 'large', 'business'] as const)
+            .map(
+              (plan) =>
+                `${plan}: ${PLANS[plan].rateLimits[family].max} per ${PLANS[plan].rateLimits[family].windowMs / 1000} s`,
+            )
+            .join('; ');
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operationId,
       summary: route.summary,
+      ...(route.public ? { security: [] } : {}),
       description: [route.description, `Rate limit (${route.family}): ${limits}.`]
         .filter(Boolean)
         .join('\n\n'),

@@ -1,6 +1,7 @@
 import type { RestRoute } from './route';
 import { ACCOUNT_ROUTES } from './routes/account.routes';
 import { ANALYSIS_ROUTES } from './routes/analysis.routes';
+import { CATALOGUE_ROUTES } from './routes/catalogue.routes';
 import { SUBDOMAIN_ROUTES } from './routes/subdomain.routes';
 import { VERIFY_ROUTES } from './routes/verify.routes';
 
@@ -13,4 +14,5 @@ export const ROUTE_TABLE: readonly RestRoute[] = [
   ...ANALYSIS_ROUTES,
   ...VERIFY_ROUTES,
   ...SUBDOMAIN_ROUTES,
+  ...CATALOGUE_ROUTES,
 ];

@@ -1,4 +1,5 @@
 import type { Family } from '../plans/plan-catalog';
+import type { Services } from '../services/services';
 import type { JsonSchema } from './json-schema';
 
 /** One documented parameter: where it comes from, its published schema, and how it is parsed. */
@@ -36,8 +37,8 @@ export interface RestRoute {
   summary: string;
   description?: string;
   tag: string;
-  /** The rate-limit family (for the docs; the limit itself is enforced on the GraphQL field). */
-  family: Family;
+  /** The rate-limit family (for the docs; the limit itself is enforced on the GraphQL field); 'public' for keyless routes. */
+  family: Family | 'public';
   params: ParamSpec[];
   /** The GraphQL operation, parsed and validated once at start-up. */
   operation: string;
@@ -45,4 +46,14 @@ export interface RestRoute {
   respond(data: Record<string, unknown>, values: Record<string, unknown>): RouteResponse;
   /** Documented responses other than the shared error responses. */
   responses: Record<number, ResponseDoc>;
+  /**
+   * Public route: no key needed (a key, if sent, is ignored), limited per client address
+   * (PUBLIC_RATE_LIMIT_PER_MINUTE), not metered, no credit headers.
+   */
+  public?: boolean;
+  /** Conditional GET: the entity tag of the current answer (If-None-Match → 304) and how long it may be reused. */
+  cache?: {
+    etag(services: Services): Promise<string>;
+    maxAgeSeconds(services: Services): number;
+  };
 }

@@ -7,6 +7,7 @@ import { JobQueue } from '../jobs/job.queue';
 import { AccountService } from './account.service';
 import { AnalysisService } from './analysis.service';
 import { AuthService } from './auth.service';
+import { CatalogueService } from './catalogue.service';
 import { CallbackService } from './callback.service';
 import { CreditService } from './credit.service';
 import { buildEmailVerifier, EmailVerificationService } from './email-verification.service';
@@ -15,7 +16,9 @@ import { MyAccountService } from './my-account.service';
 import { QuotaService } from './quota.service';
 import { SiteAnalyzer } from './site-analyzer';
 import { SiteIndexService } from './site-index.service';
+import { SiteEnricher } from './site-enricher';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
+import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip.database';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -39,6 +42,12 @@ export interface Services {
   analysis: AnalysisService;
   subdomains: SubdomainService;
   verification: EmailVerificationService;
+  /** The public technology and category catalogue. */
+  catalogue: CatalogueService;
+  /** GeoIP of the addresses sites answer on (GEOIP_DATABASE_PATH or the bundled DB-IP Lite). */
+  geoip: GeoIpLookup;
+  /** The enrichment step (fetch facts + GeoIP + pricing → SiteEnrichment); wave 2 stores its result. */
+  enricher: SiteEnricher;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -86,6 +95,9 @@ export async function buildServices(
   const analysis = new AnalysisService(db, analyzer, siteIndex, metering, callbacks, queue, credits);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(buildEmailVerifier(config), metering);
+  const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
+  const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
+  const enricher = new SiteEnricher(geoip, (slug) => engine.fingerprints.technologyBySlug(slug)?.pricing);
   return {
     config,
     db,
@@ -104,5 +116,8 @@ export async function buildServices(
     analysis,
     subdomains,
     verification,
+    catalogue,
+    geoip,
+    enricher,
   };
 }

@@ -1,4 +1,5 @@
 import { crawlSite, CrawledPage, CrawlOptions } from '../../../src/fetch';
+import { CompanySite, startCompanySite } from '../../helpers/company-site';
 import { startTestSites, TestSites } from '../../helpers/test-sites';
 
 const options: CrawlOptions = { allowPrivateTargets: true, timeoutMs: 2_000, connectTimeoutMs: 1_000 };
@@ -16,13 +17,17 @@ function pathsOf(pages: CrawledPage[]): string[] {
 }
 
 describe('crawlSite', () => {
-  it('crawls breadth-first up to 25 pages, marking the root page once', async () => {
+  it('crawls contact pages first, then breadth-first, up to 25 pages, marking the root page once', async () => {
     const before = sites.requests.length;
     const result = await crawlSite(sites.url('/'), options);
     expect(result.pages).toHaveLength(25);
     expect(result.pages.every((page) => page.page !== undefined)).toBe(true);
     expect(result.pages.filter((page) => page.isRoot).map((page) => page.url)).toEqual([sites.url('/')]);
-    expect(pathsOf(result.pages).slice(0, 5)).toEqual(['/', '/about/', '/blog/', '/contact/', '/shop/']);
+    const first = pathsOf(result.pages).slice(0, 5);
+    expect(first[0]).toBe('/');
+    // Two pages are fetched at a time: contact and about start together, then blog and shop.
+    expect(first.slice(1, 3).sort()).toEqual(['/about/', '/contact/']);
+    expect(first.slice(3, 5).sort()).toEqual(['/blog/', '/shop/']);
     expect(result.pages.map((page) => page.depth).slice(0, 7)).toEqual([0, 1, 1, 1, 1, 2, 2]);
     expect(result.deadlineReached).toBe(false);
 
@@ -101,5 +106,29 @@ describe('crawlSite', () => {
         },
       }),
     ).rejects.toThrow('detector failed');
+  });
+});
+
+describe('crawlSite on a company site with more links than the page cap', () => {
+  let company: CompanySite;
+  beforeAll(async () => {
+    company = await startCompanySite();
+  });
+  afterAll(async () => {
+    await company.close();
+  });
+
+  it('fetches the contact, imprint, about, team and legal pages before the product pages', async () => {
+    const result = await crawlSite(`${company.url}/`, { ...options, maxPages: 8 });
+    const paths = result.pages.map((page) => new URL(page.url).pathname);
+    expect(paths).toHaveLength(8);
+    expect(paths[0]).toBe('/');
+    // Two pages are fetched at a time, so pages of one rank may arrive in either order, and the
+    // leadership page (linked from /about/ only) may come just after the privacy page.
+    expect(paths.slice(1, 3).sort()).toEqual(['/contact/', '/impressum/']);
+    expect(paths.slice(3, 7).sort()).toEqual(['/about/', '/about/leadership/', '/privacy/', '/team/']);
+    expect(paths.slice(3, 5).sort()).toEqual(['/about/', '/team/']);
+    // Then breadth-first again: the first ordinary link of the home page.
+    expect(paths[7]).toBe('/products/robot-1/');
   });
 });

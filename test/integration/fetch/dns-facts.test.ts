@@ -13,8 +13,16 @@ beforeAll(async () => {
     @         IN TXT "v=spf1 include:_spf.google.com " "~all"
     @         IN TXT "google-site-verification=abc"
     www       IN CNAME flavor.myshopify.test.
+    _dmarc    IN TXT "v=DMARC1; p=reject; " "rua=mailto:dmarc@flavor.test"
     `,
     'flavor.test',
+  );
+  dns.zone(
+    `
+    @         IN TXT "v=spf1 -all"
+    _dmarc    IN TXT "not a dmarc record"
+    `,
+    'nodmarc.test',
   );
   dns.fail('broken.test', 'SERVFAIL');
   dns.fail('silent.test', 'timeout');
@@ -31,13 +39,22 @@ describe('resolveDnsFacts', () => {
     expect(facts.NS.sort()).toEqual(['ns1.dnsprovider.test', 'ns2.dnsprovider.test']);
     expect(facts.SOA).toEqual(['ns1.dnsprovider.test hostmaster.flavor.test']);
     expect(facts.CNAME).toEqual(['flavor.myshopify.test']);
+    expect(facts.DMARC).toEqual(['v=DMARC1; p=reject; rua=mailto:dmarc@flavor.test']);
+    expect(facts.TXT.some((record) => record.startsWith('v=DMARC1'))).toBe(false);
     expect(dns.queriesFor('flavor.test').map((query) => query.type)).toEqual(
       expect.arrayContaining(['TXT', 'MX', 'NS', 'SOA']),
     );
   });
 
+  it('asks _dmarc of the registrable domain and keeps only DMARC records', async () => {
+    const facts = await resolveDnsFacts('shop.nodmarc.test', { servers: [dns.address], timeoutMs: 500 });
+    expect(facts.TXT).toEqual(['v=spf1 -all']);
+    expect(facts.DMARC).toEqual([]);
+    expect(dns.queriesFor('_dmarc.nodmarc.test').map((query) => query.type)).toEqual(['TXT']);
+  });
+
   it('yields empty lists for failing or silent servers instead of throwing', async () => {
-    const empty = { TXT: [], MX: [], NS: [], SOA: [], CNAME: [] };
+    const empty = { TXT: [], MX: [], NS: [], SOA: [], CNAME: [], DMARC: [] };
     await expect(
       resolveDnsFacts('www.broken.test', { servers: [dns.address], timeoutMs: 200 }),
     ).resolves.toEqual(empty);

@@ -1,3 +1,6 @@
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
 import { fetchPage, FetchError, FetchPageOptions } from '../../../src/fetch';
 import { startTestSites, TestSites } from '../../helpers/test-sites';
 
@@ -38,8 +41,10 @@ describe('fetchPage on a WordPress-like home page', () => {
     ]);
     expect(input.css).toEqual([expect.stringContaining('Theme Name: Flavor')]);
     expect(input.robots).toContain('Disallow: /private/');
-    expect(input.dns).toEqual({ TXT: [], MX: [], NS: [], SOA: [], CNAME: [] });
+    expect(input.dns).toEqual({ TXT: [], MX: [], NS: [], SOA: [], CNAME: [], DMARC: [] });
     expect(input.certIssuer).toBeUndefined();
+    expect(page.certificate).toBeUndefined();
+    expect(page.remoteAddress).toBe('127.0.0.1');
     expect(page.charset).toBe('utf-8');
     expect(page.truncated).toBe(false);
   });
@@ -97,7 +102,7 @@ describe('fetchPage on a WordPress-like home page', () => {
     const before = sites.requests.length;
     const page = await fetchPage(sites.url('/about/'), {
       ...options,
-      siteFacts: { robots: 'given', dns: { TXT: ['x'], MX: [], NS: [], SOA: [], CNAME: [] } },
+      siteFacts: { robots: 'given', dns: { TXT: ['x'], MX: [], NS: [], SOA: [], CNAME: [], DMARC: [] } },
     });
     expect(page.input.robots).toBe('given');
     expect(page.input.dns?.TXT).toEqual(['x']);
@@ -226,6 +231,32 @@ describe('fetchPage over https with a self-signed certificate', () => {
     expect(page.hostnames).toEqual(
       expect.arrayContaining(['secure.test', 'www.secure.test', 'cdn.secure.test']),
     );
+  });
+
+  it('records the negotiated TLS protocol, the expiry and the address connected to', async () => {
+    const page = await fetchPage(`${sites.httpsUrl}/`, options);
+    expect(page.certificate?.protocol).toBe('TLSv1.3');
+    expect(Date.parse(page.certificate?.validTo ?? '')).toBeGreaterThan(Date.now());
+    expect(page.remoteAddress).toBe('127.0.0.1');
+  });
+
+  it('reads the protocol of each connection: a TLS 1.2-only server says TLSv1.2', async () => {
+    const { cert, private: key } = await generate([{ name: 'commonName', value: 'old.test' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+    });
+    const server = createServer({ cert, key, maxVersion: 'TLSv1.2' }, (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>old</body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await fetchPage(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`, options);
+      expect(page.certificate?.protocol).toBe('TLSv1.2');
+      expect(page.certificate?.issuer).toBe('old.test');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('refuses the certificate when verification is on', async () => {

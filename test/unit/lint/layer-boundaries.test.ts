@@ -62,6 +62,34 @@ describe('layer boundaries in the real tree', () => {
     expect(errors).toEqual([]);
   });
 
+  it('rejects an enrichment module importing project code outside src/enrichment (fetch included)', async () => {
+    for (const importPath of ['../fetch', '../errors', '../detection']) {
+      const errors = await boundaryErrors(
+        eslint,
+        `import * as m from '${importPath}';\nexport const x = m;\n`,
+        join(repoRoot, 'src/enrichment/x.ts'),
+      );
+      expect(errors).toEqual([expect.stringMatching(/import\/no-restricted-paths.*src\/enrichment is pure/)]);
+    }
+  });
+
+  it('allows enrichment modules to import each other, and fetch and services to import enrichment', async () => {
+    const own = await boundaryErrors(
+      eslint,
+      "import { LIMITS } from './limits';\nexport const x = LIMITS;\n",
+      join(repoRoot, 'src/enrichment/x.ts'),
+    );
+    expect(own).toEqual([]);
+    for (const file of ['src/fetch/x.ts', 'src/services/x.service.ts']) {
+      const errors = await boundaryErrors(
+        eslint,
+        "import { enrichSite } from '../enrichment';\nexport const x = enrichSite;\n",
+        join(repoRoot, file),
+      );
+      expect(errors).toEqual([]);
+    }
+  });
+
   it('rejects HTTP and GraphQL packages in services, allows the error hierarchy', async () => {
     const file = join(repoRoot, 'src/services/x.service.ts');
     for (const pkg of ['express', '@apollo/server', 'graphql', 'type-graphql']) {

@@ -1,0 +1,98 @@
+import { parse as parseHost } from 'tldts';
+import { addCapped, LIMITS, nonEmpty } from './limits';
+import type { SiteContext } from './site-context';
+import type { EmailSet } from './site-enrichment';
+import { textOf, valuesOf } from './structured-data';
+
+const MAX_TEXT = 100_000;
+const EMAIL_IN_TEXT =
+  /[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}\b/g;
+/** Addresses that stand in for a real one in templates, and hosts that are never a site's own mailbox. */
+const PLACEHOLDER_DOMAINS = new Set([
+  'example.com',
+  'example.org',
+  'example.net',
+  'domain.com',
+  'email.com',
+  'yourdomain.com',
+  'yoursite.com',
+  'mysite.com',
+  'company.com',
+  'sentry.io',
+  'sentry-next.wixpress.com',
+  'wixpress.com',
+  'mail.com',
+]);
+const FILE_SUFFIX = /\.(?:png|jpe?g|gif|svg|webp|avif|css|js)$/i;
+
+/** A plausible, public address, lowercased; undefined otherwise. */
+export function normaliseEmail(raw: string): string | undefined {
+  const email = raw
+    .trim()
+    .replace(/^mailto:/i, '')
+    .split('?')[0]
+    .toLowerCase();
+  if (email.length > 254 || FILE_SUFFIX.test(email)) return undefined;
+  const at = email.lastIndexOf('@');
+  if (at < 1 || at > 64) return undefined;
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  if (
+    !/^[a-z0-9!#$%&'*+/=?^_`{|}~.-]+$/.test(local) ||
+    local.startsWith('.') ||
+    local.endsWith('.') ||
+    local.includes('..')
+  )
+    return undefined;
+  const host = parseHost(domain);
+  if (!host.domain || !(host.isIcann || host.isPrivate) || host.hostname !== domain) return undefined;
+  if (PLACEHOLDER_DOMAINS.has(host.domain) || PLACEHOLDER_DOMAINS.has(domain)) return undefined;
+  return email;
+}
+
+/** "info [at] acme [dot] de", "info(at)acme.de" → "info@acme.de" (imprints write addresses so). */
+function deobfuscate(text: string): string {
+  return text
+    .replace(/\s*[[({]\s*(?:at|@|ät)\s*[\])}]\s*/gi, '@')
+    .replace(/\s*[[({]\s*(?:dot|punkt|point)\s*[\])}]\s*/gi, '.');
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * email: mailto: links of every page, `email` of the structured data, and addresses written in the
+ * visible text of every page (scripts and styles are not text), de-obfuscated ("[at]", "(dot)").
+ * Addresses must have a public domain; template placeholders (example.com...) and file names
+ * (logo@2x.png) are dropped.
+ */
+export function extractEmails(context: SiteContext): EmailSet {
+  const found = new Set<string>();
+  for (const page of context.pages) {
+    for (const anchor of page.doc.anchors) {
+      const target = /^\s*mailto:(.{3,300})$/i.exec(anchor.href)?.[1];
+      if (target)
+        for (const part of safeDecode(target).split(','))
+          addCapped(found, normaliseEmail(part), LIMITS.values);
+    }
+  }
+  for (const node of context.nodes) {
+    for (const value of valuesOf(node.props, 'email').slice(0, 5)) {
+      const text = textOf(value);
+      if (text) addCapped(found, normaliseEmail(text), LIMITS.values);
+    }
+  }
+  for (const page of context.pages) {
+    if (found.size >= LIMITS.values) break;
+    for (const match of deobfuscate(page.doc.text.slice(0, MAX_TEXT)).matchAll(EMAIL_IN_TEXT)) {
+      if (!addCapped(found, normaliseEmail(match[0]), LIMITS.values)) break;
+    }
+  }
+  const email = nonEmpty(found);
+  return email ? { email } : {};
+}
