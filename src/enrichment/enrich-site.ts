@@ -20,11 +20,32 @@ import { extractTrackers } from './trackers.extractor';
  * Pure and synchronous; bounded on hostile input (see limits.ts).
  */
 export function enrichSite(input: EnrichmentInput): SiteEnrichment {
+  return enrichSiteWithCountry(input).enrichment;
+}
+
+/**
+ * The enriched record plus the country the site's business is most likely in (its postal address,
+ * else its country-code TLD, else where its server is): the index keeps it for the lists' country
+ * filter. It is not a published field of the record.
+ */
+export function enrichSiteWithCountry(input: EnrichmentInput): {
+  enrichment: SiteEnrichment;
+  country?: string;
+} {
   const context = readSite(input);
+  const country = siteCountry(context);
+  return { enrichment: extractAll(context, input, country), ...(country ? { country } : {}) };
+}
+
+function extractAll(
+  context: ReturnType<typeof readSite>,
+  input: EnrichmentInput,
+  country: string | undefined,
+): SiteEnrichment {
   return {
     meta: extractMeta(context),
     company: extractCompany(context),
-    phone: extractPhones(context, siteCountry(context)),
+    phone: extractPhones(context, country),
     email: extractEmails(context),
     contact: extractContacts(context),
     social: extractSocial(context),

@@ -1,5 +1,5 @@
 /** The enrichment library: pure (no I/O), site pages + technologies + connection facts → SiteEnrichment. */
-export { enrichSite } from './enrich-site';
+export { enrichSite, enrichSiteWithCountry } from './enrich-site';
 export type {
   EnrichmentAddress,
   EnrichmentCertificate,

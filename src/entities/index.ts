@@ -8,6 +8,9 @@ import { ObservedHostnameEntity } from './observed-hostname.entity';
 import { SiteMonthTechnologyEntity } from './site-month-technology.entity';
 import { SiteMonthEntity } from './site-month.entity';
 import { SiteTechnologyEntity } from './site-technology.entity';
+import { SiteEnrichmentEntity } from './site-enrichment.entity';
+import { SiteKeywordEntity } from './site-keyword.entity';
+import { SiteLanguageEntity } from './site-language.entity';
 import { SiteEntity } from './site.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
@@ -23,6 +26,9 @@ export const ENTITIES = [
   SiteMonthEntity,
   SiteMonthTechnologyEntity,
   ObservedHostnameEntity,
+  SiteEnrichmentEntity,
+  SiteLanguageEntity,
+  SiteKeywordEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -32,4 +38,7 @@ export {
   SiteMonthEntity,
   SiteMonthTechnologyEntity,
   ObservedHostnameEntity,
+  SiteEnrichmentEntity,
+  SiteLanguageEntity,
+  SiteKeywordEntity,
 };

@@ -4,7 +4,8 @@ import { TimeColumn } from './column-types';
 /** The current state of one technology on one site: first seen, last confirmed, version. */
 @Entity('site_technologies')
 @Index('uq_site_technologies', ['siteId', 'slug'], { unique: true })
-@Index('idx_site_technologies_slug', ['slug', 'confirmedAt'])
+// Lead lists: candidates per technology, confirmed in a window, filtered by version, covering the site id.
+@Index('idx_site_technologies_list', ['slug', 'confirmedAt', 'versionKey', 'siteId'])
 export class SiteTechnologyEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -21,6 +22,10 @@ export class SiteTechnologyEntity {
   /** Best known version, '' when unknown. */
   @Column({ type: 'varchar', length: 60, default: '' })
   version: string;
+
+  /** Sortable key of `version` (see services/version-key.ts); '' when it has no number. */
+  @Column({ name: 'version_key', type: 'varchar', length: 80, default: '' })
+  versionKey: string;
 
   /** Every version seen, JSON array. */
   @Column({ type: 'text' })

@@ -51,6 +51,41 @@ export class SiteEntity {
   @Column({ type: 'int', default: 0 })
   hits: number;
 
+  /** Traffic rank, 1 = most traffic: from an imported ranked domain list, else observed (rankSource). */
+  @Index('idx_sites_traffic_rank')
+  @Column({ name: 'traffic_rank', type: 'int', nullable: true })
+  trafficRank: number | null;
+
+  /** Where trafficRank comes from: 'import' (a ranked list) or 'observed' (this service's page views). */
+  @Column({ name: 'rank_source', type: 'varchar', length: 10, nullable: true })
+  rankSource: 'import' | 'observed' | null;
+
+  /** The enrichment's industry, when the site states one. */
+  @Index('idx_sites_industry')
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  industry: string | null;
+
+  /** The enrichment's company size label (1-10 … 10001+), when the site states its employees. */
+  @Index('idx_sites_company_size')
+  @Column({ name: 'company_size', type: 'varchar', length: 20, nullable: true })
+  companySize: string | null;
+
+  /** How many languages the site declares or is written in (lists exclude multilingual sites by it). */
+  @Column({ name: 'language_count', type: 'int', default: 0 })
+  languageCount: number;
+
+  /** The enrichment field sets holding at least one value: bit i = ENRICHMENT_SETS[i] (see site-sets.ts). */
+  @Column({ name: 'sets_mask', type: 'int', default: 0 })
+  setsMask: number;
+
+  /** When the enriched record was last written (null: never enriched). */
+  @TimeColumn({ name: 'enriched_at', nullable: true })
+  enrichedAt: Date | null;
+
+  /** When the service last tried to analyse the site, successfully or not. */
+  @TimeColumn({ name: 'crawl_attempted_at', nullable: true })
+  crawlAttemptedAt: Date | null;
+
   @TimeColumn({ name: 'first_seen_at' })
   firstSeenAt: Date;
 

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { DetectedTechnology } from '../detection';
 import {
   enrichSite,
+  enrichSiteWithCountry,
   type EnrichmentAddress,
   type EnrichmentInput,
   type EnrichmentTechnology,
@@ -11,6 +12,7 @@ import {
 import type { FetchedPage } from '../fetch';
 import type { GeoIpLookup } from '../geoip/geoip.database';
 import { loadLanguageDetector } from './language-detector';
+import type { SiteEnrichmentRecord } from './site-index.service';
 
 /** The fingerprints' pricing tags of a technology, by slug. */
 export type PricingOf = (slug: string) => readonly string[] | undefined;
@@ -92,6 +94,18 @@ export class SiteEnricher {
   ): Promise<SiteEnrichment> {
     const detectLanguage = await loadLanguageDetector();
     return enrichSite(
+      enrichmentInputOf(pages, technologies, this.geoip, this.pricingOf, detectLanguage, options),
+    );
+  }
+
+  /** The record the index stores (SiteIndexService.recordEnrichment): the enrichment and the site's country. */
+  async enrichForIndex(
+    pages: readonly FetchedPage[],
+    technologies: readonly DetectedTechnology[],
+    options: EnrichOptions = {},
+  ): Promise<SiteEnrichmentRecord> {
+    const detectLanguage = await loadLanguageDetector();
+    return enrichSiteWithCountry(
       enrichmentInputOf(pages, technologies, this.geoip, this.pricingOf, detectLanguage, options),
     );
   }

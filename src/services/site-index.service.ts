@@ -1,14 +1,20 @@
 import { EntityManager, In, MoreThanOrEqual } from 'typeorm';
 import { Database } from '../db/database';
 import type { DetectedTechnology } from '../detection';
+import type { SiteEnrichment } from '../enrichment';
 import {
   ObservedHostnameEntity,
+  SiteEnrichmentEntity,
   SiteEntity,
+  SiteKeywordEntity,
+  SiteLanguageEntity,
   SiteMonthEntity,
   SiteMonthTechnologyEntity,
   SiteTechnologyEntity,
 } from '../entities';
 import { registrableDomainOf, SiteKey, siteKeyOf } from './site-key';
+import { setsMaskOf } from './site-sets';
+import { versionKeyOf } from './version-key';
 
 /** One analysed page of a site. */
 export interface AnalysedPage {
@@ -29,6 +35,13 @@ export interface SiteObservation {
   at: Date;
 }
 
+/** What an analysis learned about a site beyond its technologies (the field sets of /v2/lookup/). */
+export interface SiteEnrichmentRecord {
+  enrichment: SiteEnrichment;
+  /** Where the site's business is (ISO 3166-1 alpha-2), the lists' country filter: see enrichment. */
+  country?: string;
+}
+
 export interface LookupApplication {
   name: string;
   slug: string;
@@ -47,6 +60,7 @@ export interface LookupMonth {
 
 const MAX_VERSIONS = 10;
 const MAX_LANGUAGES = 10;
+const MAX_KEYWORDS = 100;
 /** Lookup v1 answers from six months ago to today. */
 export const LOOKUP_MONTHS = 6;
 
@@ -108,6 +122,70 @@ export class SiteIndexService {
 
   async findSite(url: string): Promise<SiteEntity | null> {
     return this.db.manager.findOne(SiteEntity, { where: { hostname: siteKeyOf(url).hostname } });
+  }
+
+  /**
+   * Stores what an analysis learned beyond technologies: the enriched record (without its events,
+   * which come from the site row), the columns lead lists filter on (industry, company size,
+   * country, the sets holding a value) and the keywords, one row each. The site must have been
+   * recorded first (record()). Replaces the previous record: fields no longer found disappear.
+   */
+  async recordEnrichment(url: string, record: SiteEnrichmentRecord, at: Date): Promise<void> {
+    const { hostname } = siteKeyOf(url);
+    const { events: _events, ...stored } = record.enrichment;
+    const keywords = keywordTokens(record.enrichment.keywords.keywords ?? []);
+    await this.db.transaction(async (m) => {
+      const site = await m.findOne(SiteEntity, { where: { hostname }, select: { id: true } });
+      if (!site) return;
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(SiteEnrichmentEntity)
+        .values({ siteId: site.id, data: JSON.stringify(stored), updatedAt: at })
+        .orUpdate(['data', 'updated_at'], ['site_id'])
+        .updateEntity(false)
+        .execute();
+      await m.update(
+        SiteEntity,
+        { id: site.id },
+        {
+          industry: record.enrichment.company.industry?.slice(0, 100) ?? null,
+          companySize: record.enrichment.company.companySize ?? null,
+          ...(record.country ? { country: record.country.slice(0, 2).toUpperCase() } : {}),
+          setsMask: setsMaskOf(record.enrichment),
+          enrichedAt: at,
+        },
+      );
+      await m.delete(SiteKeywordEntity, { siteId: site.id });
+      if (keywords.length > 0)
+        await m.insert(
+          SiteKeywordEntity,
+          keywords.map((keyword) => ({ keyword, siteId: site.id })),
+        );
+    });
+  }
+
+  /** Notes that the service tried to analyse a known site (also when the attempt failed). */
+  async recordAttempt(url: string, at: Date): Promise<void> {
+    const { hostname } = siteKeyOf(url);
+    await this.db.transaction((m) => m.update(SiteEntity, { hostname }, { crawlAttemptedAt: at }));
+  }
+
+  /**
+   * The stored enriched record of a site, events included (createdAt: first seen, updatedAt: last
+   * analysed, crawlAttemptedAt: last attempt, as UNIX seconds); null when it was never enriched.
+   */
+  async enrichmentOf(site: SiteEntity): Promise<SiteEnrichment | null> {
+    const row = await this.db.manager.findOne(SiteEnrichmentEntity, { where: { siteId: site.id } });
+    if (!row) return null;
+    const stored = JSON.parse(row.data) as Omit<SiteEnrichment, 'events'>;
+    const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : undefined);
+    const events = {
+      createdAt: seconds(site.firstSeenAt),
+      updatedAt: seconds(site.lastAnalyzedAt),
+      crawlAttemptedAt: seconds(site.crawlAttemptedAt),
+    };
+    return { ...stored, events: dropUndefined(events) };
   }
 
   async currentTechnologies(siteId: number): Promise<SiteTechnologyEntity[]> {
@@ -199,10 +277,23 @@ export class SiteIndexService {
         languages: JSON.stringify(languages),
         language,
         title,
+        languageCount: languages.length,
         hits: () => `hits + ${observation.pages.length}`,
         lastAnalyzedAt: at,
+        crawlAttemptedAt: at,
       },
     );
+    const known = new Set(parseList(site.languages));
+    for (const added of languages.filter((l) => !known.has(l))) {
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(SiteLanguageEntity)
+        .values({ language: added.slice(0, 20), siteId: site.id })
+        .orIgnore()
+        .updateEntity(false)
+        .execute();
+    }
     return { ...site, languages: JSON.stringify(languages), language, title };
   }
 
@@ -231,6 +322,7 @@ export class SiteIndexService {
           slug: tech.slug,
           name: tech.name.slice(0, 200),
           version: tech.version.slice(0, 60),
+          versionKey: versionKeyOf(tech.version),
           versions: JSON.stringify(tech.versions.slice(0, MAX_VERSIONS)),
           confidence: tech.confidence,
           rootPath,
@@ -239,11 +331,13 @@ export class SiteIndexService {
         });
         continue;
       }
+      const version = (tech.version || row.version).slice(0, 60);
       await m.update(
         SiteTechnologyEntity,
         { id: row.id },
         {
-          version: (tech.version || row.version).slice(0, 60),
+          version,
+          versionKey: versionKeyOf(version),
           versions: JSON.stringify(union(tech.versions, parseList(row.versions), MAX_VERSIONS)),
           confidence: tech.confidence,
           rootPath: row.rootPath || rootPath,
@@ -329,6 +423,29 @@ function parseList(json: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Keywords as the lists' keyword filter matches them: single lowercase a-z0-9 words (accents
+ * folded), 2 to 60 characters, each once, at most MAX_KEYWORDS.
+ */
+export function keywordTokens(keywords: readonly string[]): string[] {
+  const tokens = new Set<string>();
+  for (const keyword of keywords) {
+    const folded = keyword
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
+    for (const token of folded.split(/[^a-z0-9]+/)) {
+      if (token.length >= 2 && token.length <= 60) tokens.add(token);
+      if (tokens.size >= MAX_KEYWORDS) return [...tokens];
+    }
+  }
+  return [...tokens];
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function union(a: readonly string[], b: readonly string[], max: number): string[] {

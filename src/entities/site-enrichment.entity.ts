@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { TimeColumn } from './column-types';
+
+/** The enriched record of a site (the field sets of /v2/lookup/, JSON), as its last analysis found it. */
+@Entity('site_enrichments')
+export class SiteEnrichmentEntity {
+  @PrimaryColumn({ name: 'site_id', type: 'int' })
+  siteId: number;
+
+  /** SiteEnrichment without the events set (those come from the site row), JSON. */
+  @Column({ type: 'text' })
+  data: string;
+
+  @TimeColumn({ name: 'updated_at' })
+  updatedAt: Date;
+}
