@@ -60,6 +60,11 @@ const schema = z.object({
   // The public catalogue (GET /v2/technologies/, /v2/categories/): no key, limited per client IP.
   PUBLIC_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
   CATALOGUE_CACHE_SECONDS: int(300, 0, 86_400),
+  // Enrichment (GET /v2/lookup/ sets): background crawls verify the addresses a site lists
+  // (verifiedEmail, safeEmail) through the email verifier; false never opens an SMTP connection.
+  ENRICH_VERIFY_EMAILS: bool(true),
+  // Observed traffic ranks (sites by recorded page views) are recomputed by the worker this often; 0: only at start.
+  TRAFFIC_RANK_REFRESH_MINUTES: int(60, 0, 10_080),
   FETCH_USER_AGENT: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; TechIntelBot/1.0)'),
   FETCH_TIMEOUT_MS: int(20_000, 500, 120_000),
   FETCH_CONNECT_TIMEOUT_MS: int(10_000, 200, 60_000),

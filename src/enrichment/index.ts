@@ -35,5 +35,5 @@ export type { EmailReachability, EmailVerdict, SiteEmailVerifier } from './email
 export { contactPageRank, pageKindOf } from './page-kind';
 export type { PageKind } from './page-kind';
 export { COMPANY_SIZES } from './organization-types';
-export { PRICING_TAG_MONTHLY_USD, SPEND_LEVELS, TRAFFIC_LEVELS } from './signals.extractor';
+export { PRICING_TAG_MONTHLY_USD, SPEND_LEVELS, TRAFFIC_LEVELS, trafficLevelOf } from './signals.extractor';
 export { TRACKER_CATEGORY_SLUGS } from './trackers.extractor';

@@ -11,6 +11,10 @@ export class SiteEnrichmentEntity {
   @Column({ type: 'text' })
   data: string;
 
+  /** Pages the record was read from: a one-page analysis does not replace a recent crawl's record. */
+  @Column({ type: 'int', default: 1 })
+  pages: number;
+
   @TimeColumn({ name: 'updated_at' })
   updatedAt: Date;
 }

@@ -39,6 +39,7 @@ export async function createApp(
       serverUrl: services.config.PUBLIC_BASE_URL,
       headerPrefix: services.config.HEADER_PREFIX,
       publicRateLimitPerMinute: services.config.PUBLIC_RATE_LIMIT_PER_MINUTE,
+      graphqlSchema: schema,
     }),
   );
   app.get('/openapi/v2-public.yaml', (_req, res) => {

@@ -45,6 +45,18 @@ export const CREDIT_PRICES = {
     credits: 5,
     unit: 'unseen site crawled and called back',
   },
+  lookupV2: {
+    family: 'lookup',
+    endpoint: 'GET /v2/lookup/',
+    credits: 1,
+    unit: 'URL answered (from the index, or one page analysed now)',
+  },
+  lookupV2Crawl: {
+    family: 'lookup',
+    endpoint: 'GET /v2/lookup/ (crawl)',
+    credits: 5,
+    unit: 'URL crawled and called back (recursive, unseen or live); refunded when the site cannot be analysed',
+  },
   verify: { family: 'verify', endpoint: 'GET /v2/verify/', credits: 1, unit: 'email address' },
   subdomains: {
     family: 'subdomains',

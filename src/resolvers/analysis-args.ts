@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors';
 import { parseHttpUrl } from '../services/url-input';
-import { FIELD_SETS, FieldSet } from '../services/page-attributes';
+import { ENRICHMENT_SETS, type EnrichmentSet } from '../enrichment';
 
 /** 1-10 http(s) URLs (the spec's `urls`), each validated and named in the error. */
 export function parseUrlList(urls: readonly string[]): string[] {
@@ -10,19 +10,19 @@ export function parseUrlList(urls: readonly string[]): string[] {
 }
 
 /** The `sets` values: the field sets the service fills, or `all`. */
-export function parseFieldSets(sets: readonly string[]): FieldSet[] {
-  const out = new Set<FieldSet>();
+export function parseFieldSets(sets: readonly string[]): EnrichmentSet[] {
+  const out = new Set<EnrichmentSet>();
   for (const raw of sets) {
     const value = raw.trim().toLowerCase();
     if (!value) continue;
-    if (value === 'all') return [...FIELD_SETS];
-    if (!(FIELD_SETS as readonly string[]).includes(value)) {
+    if (value === 'all') return [...ENRICHMENT_SETS];
+    if (!(ENRICHMENT_SETS as readonly string[]).includes(value)) {
       throw new ValidationError(
         'sets',
-        `sets: unknown field set ${JSON.stringify(value)}; known: ${FIELD_SETS.join(', ')}, all`,
+        `sets: unknown field set ${JSON.stringify(value)}; known: ${ENRICHMENT_SETS.join(', ')}, all`,
       );
     }
-    out.add(value as FieldSet);
+    out.add(value as EnrichmentSet);
   }
   return [...out];
 }

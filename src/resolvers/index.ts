@@ -4,6 +4,7 @@ import { CallbackDeliveryResolver } from './callback-delivery.resolver';
 import { CatalogueResolver } from './catalogue.resolver';
 import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
+import { LookupV2Resolver } from './lookup-v2.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
 
 /** Every resolver class of the schema. Add new resolvers here. */
@@ -14,5 +15,6 @@ export const RESOLVERS = [
   CatalogueResolver,
   DetectedTechnologyResolver,
   EmailVerificationResolver,
+  LookupV2Resolver,
   SubdomainResolver,
 ];

@@ -23,7 +23,7 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
   const matcher = new RouteMatcher(routes);
   const prepared = new Map<RestRoute, PreparedRoute>();
   for (const route of routes) {
-    const document = parse(route.operation);
+    const document = parse(typeof route.operation === 'string' ? route.operation : route.operation(schema));
     const errors = validate(schema, document);
     if (errors.length > 0) {
       throw new Error(

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import { stringify } from 'yaml';
 import { PLANS } from '../plans/plan-catalog';
 import { ERROR_BODY_SCHEMA } from './json-schema';
@@ -17,7 +18,13 @@ const ERROR_RESPONSES: Record<number, string> = {
  */
 export function buildOpenApiDocument(
   routes: readonly RestRoute[],
-  options: { serverUrl?: string; headerPrefix: string; publicRateLimitPerMinute?: number },
+  options: {
+    serverUrl?: string;
+    headerPrefix: string;
+    publicRateLimitPerMinute?: number;
+    /** The schema the routes' shapes are derived from. */
+    graphqlSchema: GraphQLSchema;
+  },
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -47,7 +54,11 @@ export function buildOpenApiDocument(
       responses[status] = {
         description: doc.description,
         headers: Number(status) < 300 ? successHeaders : undefined,
-        content: { 'application/json': { schema: doc.schema } },
+        content: {
+          'application/json': {
+            schema: typeof doc.schema === 'function' ? doc.schema(options.graphqlSchema) : doc.schema,
+          },
+        },
       };
     }
     if (route.cache) {

@@ -2,6 +2,7 @@ import type { RestRoute } from './route';
 import { ACCOUNT_ROUTES } from './routes/account.routes';
 import { ANALYSIS_ROUTES } from './routes/analysis.routes';
 import { CATALOGUE_ROUTES } from './routes/catalogue.routes';
+import { LOOKUP_V2_ROUTES } from './routes/lookup-v2.routes';
 import { SUBDOMAIN_ROUTES } from './routes/subdomain.routes';
 import { VERIFY_ROUTES } from './routes/verify.routes';
 
@@ -12,6 +13,7 @@ import { VERIFY_ROUTES } from './routes/verify.routes';
 export const ROUTE_TABLE: readonly RestRoute[] = [
   ...ACCOUNT_ROUTES,
   ...ANALYSIS_ROUTES,
+  ...LOOKUP_V2_ROUTES,
   ...VERIFY_ROUTES,
   ...SUBDOMAIN_ROUTES,
   ...CATALOGUE_ROUTES,

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import type { Family } from '../plans/plan-catalog';
 import type { Services } from '../services/services';
 import type { JsonSchema } from './json-schema';
@@ -21,7 +22,8 @@ export interface RouteResponse {
 
 export interface ResponseDoc {
   description: string;
-  schema: JsonSchema;
+  /** The body's schema, or how to derive it from the GraphQL type it is read from (see graphql-shape.ts). */
+  schema: JsonSchema | ((schema: GraphQLSchema) => JsonSchema);
 }
 
 /**
@@ -40,8 +42,11 @@ export interface RestRoute {
   /** The rate-limit family (for the docs; the limit itself is enforced on the GraphQL field); 'public' for keyless routes. */
   family: Family | 'public';
   params: ParamSpec[];
-  /** The GraphQL operation, parsed and validated once at start-up. */
-  operation: string;
+  /**
+   * The GraphQL operation, parsed and validated once at start-up; a function derives its selection
+   * from the schema's types (see graphql-shape.ts), so the shape is not written out twice.
+   */
+  operation: string | ((schema: GraphQLSchema) => string);
   variables(values: Record<string, unknown>): Record<string, unknown>;
   respond(data: Record<string, unknown>, values: Record<string, unknown>): RouteResponse;
   /** Documented responses other than the shared error responses. */

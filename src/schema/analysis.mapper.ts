@@ -33,36 +33,17 @@ export function toDetectedTechnology(
 }
 
 export function toUrlAnalysis(outcome: UrlOutcome): UrlAnalysis {
-  const empty = {
-    technologies: [],
-    errors: [],
-    title: null,
-    description: null,
-    language: null,
-    email: null,
-    phone: null,
-    linkedin: null,
-    twitter: null,
-    facebook: null,
-  };
-  if (outcome.state === 'accepted') return { ...empty, url: outcome.url, state: UrlAnalysisState.ACCEPTED };
+  if (outcome.state === 'accepted')
+    return { url: outcome.url, state: UrlAnalysisState.ACCEPTED, technologies: [], errors: [] };
   if (outcome.state === 'failed')
-    return { ...empty, url: outcome.url, state: UrlAnalysisState.FAILED, errors: outcome.errors };
-  const a = outcome.attributes;
+    return { url: outcome.url, state: UrlAnalysisState.FAILED, technologies: [], errors: outcome.errors };
   return {
-    ...empty,
+    ...outcome.fields,
     url: outcome.url,
     state: UrlAnalysisState.ANALYSED,
     technologies: outcome.technologies.map((t) =>
       toDetectedTechnology(t, outcome.analysedAt, siteKeyOf(outcome.siteUrl).hostname),
     ),
-    title: a.title ?? null,
-    description: a.description ?? null,
-    language: a.language ?? null,
-    email: a.email ?? null,
-    phone: a.phone ?? null,
-    linkedin: a.linkedin ?? null,
-    twitter: a.twitter ?? null,
-    facebook: a.facebook ?? null,
+    errors: [],
   };
 }

@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { EnrichmentFieldsType } from './enrichment-fields.type';
 import { DetectedTechnologyType } from './technology.type';
 
 @ObjectType({ description: 'Why a site could not be analysed' })
@@ -20,8 +21,10 @@ registerEnumType(UrlAnalysisState, {
   description: 'analysed now, failed now, or accepted for analysis with a callback',
 });
 
-@ObjectType({ description: 'The analysis of one URL (Analyze v1, Live v2, Crawl v2)' })
-export class UrlAnalysis {
+@ObjectType({
+  description: 'The analysis of one URL (Analyze v1, Live v2, Crawl v2), with the field sets asked for (sets=)',
+})
+export class UrlAnalysis extends EnrichmentFieldsType {
   @Field()
   url: string;
 
@@ -33,30 +36,6 @@ export class UrlAnalysis {
 
   @Field(() => [AnalysisError])
   errors: AnalysisError[];
-
-  @Field(() => String, { nullable: true, description: 'sets=meta' })
-  title: string | null;
-
-  @Field(() => String, { nullable: true, description: 'sets=meta' })
-  description: string | null;
-
-  @Field(() => String, { nullable: true, description: 'sets=locale' })
-  language: string | null;
-
-  @Field(() => [String], { nullable: true, description: 'sets=email' })
-  email: string[] | null;
-
-  @Field(() => [String], { nullable: true, description: 'sets=phone' })
-  phone: string[] | null;
-
-  @Field(() => [String], { nullable: true, description: 'sets=social' })
-  linkedin: string[] | null;
-
-  @Field(() => [String], { nullable: true, description: 'sets=social' })
-  twitter: string[] | null;
-
-  @Field(() => [String], { nullable: true, description: 'sets=social' })
-  facebook: string[] | null;
 }
 
 @ObjectType()

@@ -6,17 +6,25 @@ import { Database } from '../db/database';
 import { CREDIT_PRICES } from '../plans/credit-prices';
 import type { DetectedTechnology } from '../detection';
 import { ErrorObject, toErrorObject } from './analysis-shapes';
-import type { PageAttributes } from './page-attributes';
 import type { Caller } from './caller';
 import { CallbackService } from './callback.service';
 import { CreditService } from './credit.service';
 import { MeteringService } from './metering.service';
-import type { FieldSet } from './page-attributes';
+import type { EnrichmentSet } from '../enrichment';
+import type { EnrichmentFields } from './enrichment-fields';
+import type { AgeWindow, StoredSiteReader } from './stored-site.reader';
 import { LookupMonth, SiteIndexService } from './site-index.service';
 import { SiteAnalyzer } from './site-analyzer';
 
 /** What an analysis job does and which callback body it produces. */
-export type AnalysisForm = 'live-v2' | 'crawl-v2' | 'crawl-v1' | 'lookup-v1';
+export type AnalysisForm = 'live-v2' | 'crawl-v2' | 'crawl-v1' | 'lookup-v1' | 'lookup-v2';
+
+/** How a Lookup v2 callback presents the site (the request's denoise, squash and age window). */
+export interface LookupPresentation {
+  denoise: boolean;
+  squash: boolean;
+  window: AgeWindow;
+}
 
 export interface AnalysisJobPayload {
   accountId: number;
@@ -24,7 +32,9 @@ export interface AnalysisJobPayload {
   url: string;
   form: AnalysisForm;
   recursive: boolean;
-  sets: FieldSet[];
+  sets: EnrichmentSet[];
+  /** Lookup v2 only. */
+  lookup?: LookupPresentation;
   callbackUrl: string;
   /** Credits charged when the request was accepted: refunded if the analysis fails entirely. */
   charged: number;
@@ -38,7 +48,8 @@ export type UrlOutcome =
       siteUrl: string;
       technologies: DetectedTechnology[];
       analysedAt: Date;
-      attributes: PageAttributes;
+      /** The field sets asked for (sets=), as the index stored them. */
+      fields: EnrichmentFields;
     }
   | { url: string; state: 'failed'; errors: ErrorObject[] }
   | { url: string; state: 'accepted' };
@@ -50,7 +61,7 @@ export interface LiveInput {
   urls: string[];
   callbackUrl?: string;
   recursive: boolean;
-  sets: FieldSet[];
+  sets: EnrichmentSet[];
 }
 
 /** The synchronous budget of Analyze and Live/Crawl v2: inside the spec's 30 s request timeout. */
@@ -72,6 +83,7 @@ export class AnalysisService {
     private readonly callbacks: CallbackService,
     private readonly queue: JobQueue,
     private readonly credits: CreditService,
+    private readonly reader: StoredSiteReader,
   ) {}
 
   /** GET /analyze/v1/: one page, now. A failure is a normal answer (status error), counted but not charged. */
@@ -112,7 +124,7 @@ export class AnalysisService {
       const price = input.recursive ? prices.crawl : prices.page;
       const total = price.credits * urls.length;
       return this.metering.run(caller, { minimumCost: total, cost: () => 0, reason: price.endpoint }, () =>
-        this.enqueue(caller, urls, {
+        this.enqueueAnalyses(caller, urls, {
           form,
           recursive: input.recursive,
           sets: input.sets,
@@ -134,10 +146,9 @@ export class AnalysisService {
     );
   }
 
-  private async analyseNow(caller: Caller, url: string, sets: FieldSet[]): Promise<UrlOutcome> {
+  private async analyseNow(caller: Caller, url: string, sets: EnrichmentSet[]): Promise<UrlOutcome> {
     const analysis = await this.analyzer.analyzePage(url, {
       signal: AbortSignal.timeout(SYNC_DEADLINE_MS),
-      sets,
       accountId: caller.principal.accountId,
     });
     if (!analysis.ok) return { url, state: 'failed', errors: analysis.errors.map(toErrorObject) };
@@ -147,8 +158,15 @@ export class AnalysisService {
       siteUrl: analysis.siteUrl,
       technologies: analysis.result.technologies,
       analysedAt: analysis.analysedAt,
-      attributes: analysis.attributes,
+      fields: await this.storedFields(analysis.siteUrl, sets),
     };
+  }
+
+  /** The field sets of a site as the index holds them (the analysis just stored them). */
+  async storedFields(siteUrl: string, sets: readonly EnrichmentSet[]): Promise<EnrichmentFields> {
+    if (sets.length === 0) return {};
+    const site = await this.reader.site(siteUrl);
+    return site ? this.reader.fields(site, sets) : {};
   }
 
   /** GET /crawl/v1/: accepted now (202), crawled by a job, result POSTed to the callback. */
@@ -159,7 +177,7 @@ export class AnalysisService {
       caller,
       { minimumCost: price.credits, cost: () => 0, reason: price.endpoint },
       () =>
-        this.enqueue(caller, [url], {
+        this.enqueueAnalyses(caller, [url], {
           form: 'crawl-v1',
           recursive: true,
           sets: [],
@@ -195,7 +213,7 @@ export class AnalysisService {
         });
         if (months) return { kind: 'found', months };
         if (!callbackUrl) return { kind: 'not-found', url };
-        await this.enqueue(caller, [url], {
+        await this.enqueueAnalyses(caller, [url], {
           form: 'lookup-v1',
           recursive: true,
           sets: [],
@@ -212,13 +230,14 @@ export class AnalysisService {
    * Charges the request and enqueues one analysis job per URL in one transaction: all are accepted
    * and paid for, or none (InsufficientCreditsError leaves no job behind).
    */
-  private async enqueue(
+  async enqueueAnalyses(
     caller: Caller,
     urls: string[],
     job: {
       form: AnalysisForm;
       recursive: boolean;
-      sets: FieldSet[];
+      sets: EnrichmentSet[];
+      lookup?: LookupPresentation;
       callbackUrl: string;
       chargedEach: number;
       reason: string;
@@ -236,6 +255,7 @@ export class AnalysisService {
           form: job.form,
           recursive: job.recursive,
           sets: job.sets,
+          ...(job.lookup ? { lookup: job.lookup } : {}),
           callbackUrl: job.callbackUrl,
           charged,
         };

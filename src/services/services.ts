@@ -17,6 +17,10 @@ import { QuotaService } from './quota.service';
 import { SiteAnalyzer } from './site-analyzer';
 import { SiteIndexService } from './site-index.service';
 import { SiteEnricher } from './site-enricher';
+import { BoundedSiteEmailVerifier } from './site-email-verifier';
+import { LookupV2Service } from './lookup-v2.service';
+import { StoredSiteReader } from './stored-site.reader';
+import { TrafficRankService } from './traffic-rank.service';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip.database';
 
@@ -46,8 +50,12 @@ export interface Services {
   catalogue: CatalogueService;
   /** GeoIP of the addresses sites answer on (GEOIP_DATABASE_PATH or the bundled DB-IP Lite). */
   geoip: GeoIpLookup;
-  /** The enrichment step (fetch facts + GeoIP + pricing → SiteEnrichment); wave 2 stores its result. */
+  /** The enrichment step of every analysis (fetch facts + GeoIP + pricing → SiteEnrichment, stored in the index). */
   enricher: SiteEnricher;
+  /** Stored sites in the published shapes (Lookup v2, Live/Crawl v2 sets, their callbacks). */
+  storedSites: StoredSiteReader;
+  lookupV2: LookupV2Service;
+  trafficRanks: TrafficRankService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -87,17 +95,39 @@ export async function buildServices(
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
   const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
   const siteIndex = new SiteIndexService(db);
-  const analyzer = new SiteAnalyzer(engine, siteIndex, events, fetchOptionsOf(config), {
-    maxPages: config.CRAWL_MAX_PAGES,
-    concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
-    deadlineMs: config.CRAWL_DEADLINE_MS,
-  });
-  const analysis = new AnalysisService(db, analyzer, siteIndex, metering, callbacks, queue, credits);
-  const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
-  const verification = new EmailVerificationService(buildEmailVerifier(config), metering);
-  const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
+  const emailVerifier = buildEmailVerifier(config);
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
   const enricher = new SiteEnricher(geoip, (slug) => engine.fingerprints.technologyBySlug(slug)?.pricing);
+  const siteEmailVerifier = config.ENRICH_VERIFY_EMAILS
+    ? new BoundedSiteEmailVerifier((email) => emailVerifier.verify(email))
+    : undefined;
+  const analyzer = new SiteAnalyzer(
+    engine,
+    siteIndex,
+    events,
+    fetchOptionsOf(config),
+    {
+      maxPages: config.CRAWL_MAX_PAGES,
+      concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
+      deadlineMs: config.CRAWL_DEADLINE_MS,
+    },
+    { enricher, emailVerifier: siteEmailVerifier },
+  );
+  const storedSites = new StoredSiteReader(db, siteIndex, engine.fingerprints);
+  const analysis = new AnalysisService(
+    db,
+    analyzer,
+    siteIndex,
+    metering,
+    callbacks,
+    queue,
+    credits,
+    storedSites,
+  );
+  const lookupV2 = new LookupV2Service(analysis, analyzer, storedSites, metering, callbacks);
+  const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
+  const verification = new EmailVerificationService(emailVerifier, metering);
+  const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
   return {
     config,
     db,
@@ -119,5 +149,8 @@ export async function buildServices(
     catalogue,
     geoip,
     enricher,
+    storedSites,
+    lookupV2,
+    trafficRanks: new TrafficRankService(db),
   };
 }

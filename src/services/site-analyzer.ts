@@ -2,7 +2,9 @@ import { DetectionEngine, DetectionResult, mergeResults } from '../detection';
 import { EventBus, TOPICS } from '../events/event-bus';
 import { crawlSite, FetchError, fetchPage, FetchedPage, FetchPageOptions } from '../fetch';
 import { logger } from '../logger';
-import { attributesOf, FieldSet, PageAttributes, titleOf } from './page-attributes';
+import { emailVerificationSets, type SiteEmailVerifier } from '../enrichment';
+import { titleOf } from './page-title';
+import type { SiteEnricher } from './site-enricher';
 import { AnalysedPage, SiteIndexService } from './site-index.service';
 
 export type Analysis =
@@ -13,7 +15,6 @@ export type Analysis =
       siteUrl: string;
       result: DetectionResult;
       pages: number;
-      attributes: PageAttributes;
       analysedAt: Date;
     }
   | { ok: false; url: string; errors: FetchError[]; analysedAt: Date };
@@ -29,8 +30,19 @@ export interface AnalysisCompletedEvent {
 
 export interface AnalyzeOptions {
   signal?: AbortSignal;
-  sets?: readonly FieldSet[];
   accountId?: number;
+  /**
+   * Verify the addresses found (verifiedEmail, safeEmail) before storing the record: background
+   * jobs do, a synchronous request does not wait for SMTP conversations (its record keeps no verdicts).
+   */
+  verifyEmails?: boolean;
+}
+
+/** The enrichment step of every analysis (see SiteEnricher); its record goes to the index. */
+export interface EnrichmentStep {
+  enricher: SiteEnricher;
+  /** Absent: addresses are never verified (ENRICH_VERIFY_EMAILS=false). */
+  emailVerifier?: SiteEmailVerifier;
 }
 
 export interface CrawlSettings {
@@ -51,6 +63,7 @@ export class SiteAnalyzer {
     private readonly events: EventBus,
     private readonly fetchOptions: FetchPageOptions,
     private readonly crawlSettings: CrawlSettings,
+    private readonly enrichment?: EnrichmentStep,
   ) {}
 
   async analyzePage(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
@@ -68,17 +81,9 @@ export class SiteAnalyzer {
       result,
       page.hostnames,
       analysedAt,
-      options.accountId,
+      options,
     );
-    return {
-      ok: true,
-      url,
-      siteUrl: page.input.url,
-      result,
-      pages: 1,
-      attributes: attributesOf([page], options.sets ?? []),
-      analysedAt,
-    };
+    return { ok: true, url, siteUrl: page.input.url, result, pages: 1, analysedAt };
   }
 
   async crawl(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
@@ -107,17 +112,13 @@ export class SiteAnalyzer {
       return this.failed(url, first, analysedAt, options.accountId);
     }
     const merged = mergeResults(analysed.map((a) => a.result));
-    await this.record(url, analysed, merged, crawl.hostnames, analysedAt, options.accountId);
+    await this.record(url, analysed, merged, crawl.hostnames, analysedAt, options);
     return {
       ok: true,
       url,
       siteUrl: analysed[0].page.input.url,
       result: merged,
       pages: analysed.length,
-      attributes: attributesOf(
-        analysed.map((a) => a.page),
-        options.sets ?? [],
-      ),
       analysedAt,
     };
   }
@@ -128,7 +129,7 @@ export class SiteAnalyzer {
     merged: DetectionResult,
     hostnames: string[],
     at: Date,
-    accountId: number | undefined,
+    options: AnalyzeOptions,
   ): Promise<void> {
     const pages: AnalysedPage[] = analysed.map(({ page, result, isRoot }) => ({
       url: page.input.url,
@@ -139,9 +140,22 @@ export class SiteAnalyzer {
     }));
     // The index is keyed by the site that answered (after redirects), not the URL typed in.
     const siteUrl = analysed[0].page.input.url || url;
-    await this.index.record({ url: siteUrl, pages, technologies: merged.technologies, hostnames, at });
+    const site = await this.index.record({
+      url: siteUrl,
+      pages,
+      technologies: merged.technologies,
+      hostnames,
+      at,
+    });
+    await this.enrich(
+      siteUrl,
+      analysed.map((a) => a.page),
+      merged,
+      { at, trafficRank: site.trafficRank ?? undefined },
+      options,
+    );
     const event: AnalysisCompletedEvent = {
-      accountId: accountId ?? null,
+      accountId: options.accountId ?? null,
       url,
       ok: true,
       technologies: merged.technologies.map((t) => t.slug),
@@ -150,12 +164,40 @@ export class SiteAnalyzer {
     this.events.publish(TOPICS.analysisCompleted, event);
   }
 
-  private failed(
+  /**
+   * The enriched record of the analysed pages, stored in the index. A failure here is logged and
+   * leaves the previous record in place: the technologies of the analysis are already recorded.
+   */
+  private async enrich(
+    siteUrl: string,
+    pages: FetchedPage[],
+    merged: DetectionResult,
+    facts: { at: Date; trafficRank?: number },
+    options: AnalyzeOptions,
+  ): Promise<void> {
+    if (!this.enrichment) return;
+    try {
+      const record = await this.enrichment.enricher.enrichForIndex(pages, merged.technologies, {
+        trafficRank: facts.trafficRank,
+      });
+      const verifier = this.enrichment.emailVerifier;
+      const emails = record.enrichment.email.email ?? [];
+      if (verifier && options.verifyEmails && emails.length > 0 && !options.signal?.aborted) {
+        const verdicts = await verifier.verifyAll(emails, options.signal);
+        Object.assign(record.enrichment.email, emailVerificationSets(emails, verdicts));
+      }
+      await this.index.recordEnrichment(siteUrl, record, facts.at, pages.length);
+    } catch (error) {
+      logger.warn({ err: error, site: siteUrl }, 'enrichment failed; the previous record stays');
+    }
+  }
+
+  private async failed(
     url: string,
     errors: FetchError[],
     analysedAt: Date,
     accountId: number | undefined,
-  ): Analysis {
+  ): Promise<Analysis> {
     const event: AnalysisCompletedEvent = {
       accountId: accountId ?? null,
       url,
@@ -165,6 +207,10 @@ export class SiteAnalyzer {
     };
     this.events.publish(TOPICS.analysisCompleted, event);
     logger.debug({ url, errors: errors.map((e) => e.type) }, 'analysis failed');
+    // A known site remembers the attempt (events.crawlAttemptedAt); an unknown one is not created.
+    await this.index.recordAttempt(url, analysedAt).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not record the analysis attempt');
+    });
     return { ok: false, url, errors, analysedAt };
   }
 }

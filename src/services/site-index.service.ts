@@ -1,7 +1,7 @@
 import { EntityManager, In, MoreThanOrEqual } from 'typeorm';
 import { Database } from '../db/database';
 import type { DetectedTechnology } from '../detection';
-import type { SiteEnrichment } from '../enrichment';
+import type { EventsSet, SiteEnrichment } from '../enrichment';
 import {
   ObservedHostnameEntity,
   SiteEnrichmentEntity,
@@ -61,6 +61,8 @@ export interface LookupMonth {
 const MAX_VERSIONS = 10;
 const MAX_LANGUAGES = 10;
 const MAX_KEYWORDS = 100;
+/** How long a crawl's enriched record outranks one-page analyses (see recordEnrichment). */
+export const CRAWL_RECORD_PRECEDENCE_DAYS = 30;
 /** Lookup v1 answers from six months ago to today. */
 export const LOOKUP_MONTHS = 6;
 
@@ -128,21 +130,34 @@ export class SiteIndexService {
    * Stores what an analysis learned beyond technologies: the enriched record (without its events,
    * which come from the site row), the columns lead lists filter on (industry, company size,
    * country, the sets holding a value) and the keywords, one row each. The site must have been
-   * recorded first (record()). Replaces the previous record: fields no longer found disappear.
+   * recorded first (record()). Replaces the previous record (fields no longer found disappear),
+   * except that a record read from fewer pages does not replace one of a crawl younger than
+   * CRAWL_RECORD_PRECEDENCE_DAYS: a one-page analysis sees no contact or imprint page. Returns
+   * whether the record was stored.
    */
-  async recordEnrichment(url: string, record: SiteEnrichmentRecord, at: Date): Promise<void> {
+  async recordEnrichment(url: string, record: SiteEnrichmentRecord, at: Date, pages = 1): Promise<boolean> {
     const { hostname } = siteKeyOf(url);
     const { events: _events, ...stored } = record.enrichment;
     const keywords = keywordTokens(record.enrichment.keywords.keywords ?? []);
-    await this.db.transaction(async (m) => {
+    return this.db.transaction(async (m) => {
       const site = await m.findOne(SiteEntity, { where: { hostname }, select: { id: true } });
-      if (!site) return;
+      if (!site) return false;
+      const previous = await m.findOne(SiteEnrichmentEntity, {
+        where: { siteId: site.id },
+        select: { siteId: true, pages: true, updatedAt: true },
+      });
+      if (
+        previous &&
+        previous.pages > pages &&
+        at.getTime() - previous.updatedAt.getTime() < CRAWL_RECORD_PRECEDENCE_DAYS * 86_400_000
+      )
+        return false;
       await m
         .createQueryBuilder()
         .insert()
         .into(SiteEnrichmentEntity)
-        .values({ siteId: site.id, data: JSON.stringify(stored), updatedAt: at })
-        .orUpdate(['data', 'updated_at'], ['site_id'])
+        .values({ siteId: site.id, data: JSON.stringify(stored), pages, updatedAt: at })
+        .orUpdate(['data', 'pages', 'updated_at'], ['site_id'])
         .updateEntity(false)
         .execute();
       await m.update(
@@ -162,6 +177,7 @@ export class SiteIndexService {
           SiteKeywordEntity,
           keywords.map((keyword) => ({ keyword, siteId: site.id })),
         );
+      return true;
     });
   }
 
@@ -179,13 +195,7 @@ export class SiteIndexService {
     const row = await this.db.manager.findOne(SiteEnrichmentEntity, { where: { siteId: site.id } });
     if (!row) return null;
     const stored = JSON.parse(row.data) as Omit<SiteEnrichment, 'events'>;
-    const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : undefined);
-    const events = {
-      createdAt: seconds(site.firstSeenAt),
-      updatedAt: seconds(site.lastAnalyzedAt),
-      crawlAttemptedAt: seconds(site.crawlAttemptedAt),
-    };
-    return { ...stored, events: dropUndefined(events) };
+    return { ...stored, events: eventsOf(site) };
   }
 
   async currentTechnologies(siteId: number): Promise<SiteTechnologyEntity[]> {
@@ -442,6 +452,16 @@ export function keywordTokens(keywords: readonly string[]): string[] {
     }
   }
   return [...tokens];
+}
+
+/** The events set of a site, from its row: first seen, last analysed, last tried (UNIX seconds). */
+export function eventsOf(site: SiteEntity): EventsSet {
+  const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : undefined);
+  return dropUndefined({
+    createdAt: seconds(site.firstSeenAt),
+    updatedAt: seconds(site.lastAnalyzedAt),
+    crawlAttemptedAt: seconds(site.crawlAttemptedAt),
+  });
 }
 
 function dropUndefined<T extends object>(value: T): T {

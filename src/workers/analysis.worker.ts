@@ -5,13 +5,20 @@ import type { CallbackService } from '../services/callback.service';
 import type { CreditService } from '../services/credit.service';
 import type { Database } from '../db/database';
 import { CreditLedgerEntryEntity } from '../entities';
-import type { SiteAnalyzer } from '../services/site-analyzer';
+import type { AnalysisService } from '../services/analysis.service';
+import type { LookupV2Service } from '../services/lookup-v2.service';
+import { toLookupV2Object } from '../services/lookup-v2.presenter';
+import type { Analysis, SiteAnalyzer } from '../services/site-analyzer';
+import type { StoredSiteReader } from '../services/stored-site.reader';
 
 export interface AnalysisWorkerDeps {
   db: Database;
   analyzer: SiteAnalyzer;
   callbacks: CallbackService;
   credits: CreditService;
+  analysis: AnalysisService;
+  lookupV2: LookupV2Service;
+  storedSites: StoredSiteReader;
 }
 
 /**
@@ -23,19 +30,12 @@ export interface AnalysisWorkerDeps {
  */
 export function createAnalysisHandler(deps: AnalysisWorkerDeps): JobHandler<AnalysisJobPayload> {
   return async (job: AnalysisJobPayload, context: JobContext) => {
+    const options = { signal: context.signal, accountId: job.accountId, verifyEmails: true };
     const analysis = job.recursive
-      ? await deps.analyzer.crawl(job.url, {
-          signal: context.signal,
-          sets: job.sets,
-          accountId: job.accountId,
-        })
-      : await deps.analyzer.analyzePage(job.url, {
-          signal: context.signal,
-          sets: job.sets,
-          accountId: job.accountId,
-        });
+      ? await deps.analyzer.crawl(job.url, options)
+      : await deps.analyzer.analyzePage(job.url, options);
     if (context.signal.aborted) throw new Error('analysis interrupted; the job will run again');
-    const payload = callbackBody(job, analysis);
+    const payload = await callbackBody(deps, job, analysis);
     const event = `${job.form}.result`;
     const reason = `refund: ${job.form} job ${context.jobId} failed`;
     const refunded = await deps.db.transaction(async (m) => {
@@ -51,10 +51,11 @@ export function createAnalysisHandler(deps: AnalysisWorkerDeps): JobHandler<Anal
   };
 }
 
-function callbackBody(
+async function callbackBody(
+  deps: AnalysisWorkerDeps,
   job: AnalysisJobPayload,
-  analysis: Awaited<ReturnType<SiteAnalyzer['crawl']>>,
-): unknown {
+  analysis: Analysis,
+): Promise<unknown> {
   switch (job.form) {
     case 'crawl-v1':
       return analysis.ok
@@ -64,12 +65,25 @@ function callbackBody(
       return analysis.ok
         ? { url: job.url, applications: analysis.result.technologies.map(toApplication) }
         : { url: job.url, applications: [], errors: analysis.errors.map(toErrorObject) };
+    case 'lookup-v2': {
+      const site = analysis.ok ? await deps.storedSites.site(analysis.siteUrl) : null;
+      if (!analysis.ok || !site) return { url: job.url, errors: analysis.ok ? [] : analysis.errors.map((e) => e.message) };
+      const presentation = job.lookup ?? { denoise: true, squash: true, window: { minAge: 0, maxAge: 2 } };
+      const lookup = await deps.lookupV2.present(job.url, site, 'ANALYSED', {
+        ...presentation,
+        // Just crawled: min_age does not hide what this job confirmed.
+        window: { minAge: 0, maxAge: presentation.window.maxAge },
+        sets: job.sets,
+        now: new Date(),
+      });
+      return toLookupV2Object(lookup);
+    }
     default:
       return analysis.ok
         ? {
             url: job.url,
             technologies: analysis.result.technologies.map((t) => toTechnology(t, analysis.analysedAt)),
-            ...analysis.attributes,
+            ...(await deps.analysis.storedFields(analysis.siteUrl, job.sets)),
           }
         : { url: job.url, errors: analysis.errors.map((e) => e.message) };
   }

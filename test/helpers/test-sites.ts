@@ -340,7 +340,7 @@ interface WordPressPage {
 const NAV = `<nav><a href="/">Home</a> <a href="/about/">About</a> <a href="/blog/">Blog</a>
 <a href="/contact/">Contact</a> <a href="/shop/">Shop</a> <a href="/private/admin-notes/">Notes</a>
 <a href="/wp-content/uploads/brochure.pdf">Brochure (PDF)</a> <a href="/about/#team">Team</a>
-<a href="https://twitter.com/flavorshop">Twitter</a> <a href="mailto:hello@example.com">Mail</a></nav>`;
+<a href="https://twitter.com/flavorshop">Twitter</a> <a href="mailto:hello@flavorshop.co.uk">Mail</a></nav>`;
 
 const WORDPRESS_PAGES: Record<string, WordPressPage> = {
   '/': {

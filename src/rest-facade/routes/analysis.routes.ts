@@ -1,5 +1,9 @@
+import type { GraphQLSchema } from 'graphql';
+import { ENRICHMENT_SETS } from '../../enrichment';
 import { NotFoundError } from '../../errors';
+import { withoutNulls } from '../../services/lookup-v2.presenter';
 import { toApplication } from '../../services/analysis-shapes';
+import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';
 import { booleanParam, csvParam, stringParam, urlParam } from '../params';
 import type { RestRoute } from '../route';
@@ -27,8 +31,10 @@ interface UrlAnalysisData {
 
 const TECHNOLOGY_FIELDS =
   'slug name version versions confidence icon website confirmedAt categories { id slug name }';
-const SET_FIELDS = ['title', 'description', 'language', 'email', 'phone', 'linkedin', 'twitter', 'facebook'];
-const URL_ANALYSIS_FIELDS = `url state technologies { ${TECHNOLOGY_FIELDS} } errors { type message } ${SET_FIELDS.join(' ')}`;
+const URL_ANALYSIS_FIELDS = `url state technologies { ${TECHNOLOGY_FIELDS} } errors { type message }`;
+/** UrlAnalysis's own fields; the rest are the enriched record's (sets=), derived from the schema. */
+const OWN_FIELDS = ['url', 'state', 'technologies', 'errors'];
+const setFieldsOf = (schema: GraphQLSchema) => selectionOf(schema, 'UrlAnalysis', OWN_FIELDS);
 
 /** The Live/Crawl v2 per-URL object: technologies, errors (as text), or crawl: true. */
 function toLiveObject(a: UrlAnalysisData): Record<string, unknown> {
@@ -45,7 +51,11 @@ function toLiveObject(a: UrlAnalysisData): Record<string, unknown> {
       confirmedAt: t.confirmedAt,
     })),
   };
-  for (const field of SET_FIELDS) if (a[field] !== null && a[field] !== undefined) out[field] = a[field];
+  for (const [field, value] of Object.entries(a)) {
+    if (OWN_FIELDS.includes(field)) continue;
+    const kept = withoutNulls(value);
+    if (kept !== undefined) out[field] = kept;
+  }
   return out;
 }
 
@@ -93,7 +103,7 @@ const technologySchema: JsonSchema = {
     confirmedAt: { type: 'integer', description: 'UNIX seconds' },
   },
 };
-const liveItemSchema: JsonSchema = {
+const liveItemSchema = (schema: GraphQLSchema): JsonSchema => ({
   oneOf: [
     {
       type: 'object',
@@ -101,14 +111,7 @@ const liveItemSchema: JsonSchema = {
       properties: {
         url: { type: 'string' },
         technologies: { type: 'array', items: technologySchema },
-        title: { type: 'string' },
-        description: { type: 'string' },
-        language: { type: 'string' },
-        email: { type: 'array', items: { type: 'string' } },
-        phone: { type: 'array', items: { type: 'string' } },
-        linkedin: { type: 'array', items: { type: 'string' } },
-        twitter: { type: 'array', items: { type: 'string' } },
-        facebook: { type: 'array', items: { type: 'string' } },
+        ...jsonSchemaOf(schema, 'UrlAnalysis', { omit: OWN_FIELDS }).properties,
       },
     },
     {
@@ -122,7 +125,7 @@ const liveItemSchema: JsonSchema = {
       properties: { url: { type: 'string' }, crawl: { const: true } },
     },
   ],
-};
+});
 const receivedSchema: JsonSchema = {
   type: 'object',
   required: ['status'],
@@ -167,13 +170,15 @@ function liveRoute(
       csvParam({
         name: 'sets',
         minItems: 1,
-        maxItems: 10,
+        maxItems: ENRICHMENT_SETS.length + 1,
         itemMaxLength: 20,
-        description: 'Extra field sets: meta, locale, email, phone, social, or all',
+        description: `Extra field sets: ${ENRICHMENT_SETS.join(', ')}, or all (as the index stored them)`,
       }),
     ],
-    operation: `query Live($urls: [String!]!, $callbackUrl: String, $recursive: Boolean!, $sets: [String!]!) {
-      ${field}(urls: $urls, callbackUrl: $callbackUrl, recursive: $recursive, sets: $sets) { ${URL_ANALYSIS_FIELDS} }
+    operation: (schema) => `query Live($urls: [String!]!, $callbackUrl: String, $recursive: Boolean!, $sets: [String!]!) {
+      ${field}(urls: $urls, callbackUrl: $callbackUrl, recursive: $recursive, sets: $sets) {
+        ${URL_ANALYSIS_FIELDS} ${setFieldsOf(schema)}
+      }
     }`,
     variables: (v) => ({
       urls: v.urls,
@@ -189,11 +194,11 @@ function liveRoute(
     responses: {
       200: {
         description: 'Synchronous result, one object per URL',
-        schema: { type: 'array', items: liveItemSchema },
+        schema: (schema) => ({ type: 'array', items: liveItemSchema(schema) }),
       },
       202: {
         description: 'Accepted: results follow by callback, one per URL',
-        schema: { type: 'array', items: liveItemSchema },
+        schema: (schema) => ({ type: 'array', items: liveItemSchema(schema) }),
       },
     },
   };

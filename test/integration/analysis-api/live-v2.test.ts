@@ -60,7 +60,7 @@ describe('GET /live/v2/ and GET /crawl/v2/ (one page, and several with a callbac
     expect(res.body[0]).toMatchObject({
       title: expect.any(String),
       language: 'en-us',
-      email: ['hello@example.com'],
+      email: ['hello@flavorshop.co.uk'],
       twitter: ['flavorshop'],
     });
   });
