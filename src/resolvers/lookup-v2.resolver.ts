@@ -28,10 +28,16 @@ class LookupV2Args {
   @Field({ defaultValue: true, description: 'Leave out results under 50% confidence' })
   denoise: boolean;
 
-  @Field(() => Int, { defaultValue: 0, description: 'Months (0-11): stored results must be at least this old' })
+  @Field(() => Int, {
+    defaultValue: 0,
+    description: 'Months (0-11): stored results must be at least this old',
+  })
   minAge: number;
 
-  @Field(() => Int, { defaultValue: 2, description: 'Months (1-12): stored results must be at most this old' })
+  @Field(() => Int, {
+    defaultValue: 2,
+    description: 'Months (1-12): stored results must be at most this old',
+  })
   maxAge: number;
 
   @Field({ defaultValue: true, description: 'false: one entry per month of history (months)' })

@@ -65,7 +65,11 @@ function objectSchema(
   return { type: 'object', ...(required.length ? { required } : {}), properties };
 }
 
-function outputSchema(type: GraphQLOutputType, omit: Set<string>, rename: Record<string, string>): JsonSchema {
+function outputSchema(
+  type: GraphQLOutputType,
+  omit: Set<string>,
+  rename: Record<string, string>,
+): JsonSchema {
   const bare = isNonNullType(type) ? type.ofType : type;
   if (isListType(bare)) return { type: 'array', items: outputSchema(bare.ofType, omit, rename) };
   if (isObjectType(bare)) return objectSchema(bare, omit, rename);

@@ -22,7 +22,8 @@ registerEnumType(UrlAnalysisState, {
 });
 
 @ObjectType({
-  description: 'The analysis of one URL (Analyze v1, Live v2, Crawl v2), with the field sets asked for (sets=)',
+  description:
+    'The analysis of one URL (Analyze v1, Live v2, Crawl v2), with the field sets asked for (sets=)',
 })
 export class UrlAnalysis extends EnrichmentFieldsType {
   @Field()

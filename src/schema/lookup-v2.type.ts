@@ -66,7 +66,10 @@ export class SiteLookupType extends EnrichmentFieldsType {
   })
   technologies: LookupTechnologyType[];
 
-  @Field(() => [LookupTechnologyMonthType], { nullable: true, description: 'squash=false: one entry per month' })
+  @Field(() => [LookupTechnologyMonthType], {
+    nullable: true,
+    description: 'squash=false: one entry per month',
+  })
   months: LookupTechnologyMonthType[] | null;
 
   @Field(() => [String], { description: 'Why the URL could not be analysed (FAILED)' })

@@ -114,7 +114,13 @@ export class LookupV2Service {
       now: options.now,
     };
     if (state === 'ACCEPTED')
-      return { url, state, technologies: await this.reader.technologies(site, read), months: null, errors: [] };
+      return {
+        url,
+        state,
+        technologies: await this.reader.technologies(site, read),
+        months: null,
+        errors: [],
+      };
     const squashed = options.squash;
     return {
       ...(await this.reader.fields(site, options.sets)),
@@ -148,10 +154,22 @@ export class LookupV2Service {
       accountId: caller.principal.accountId,
     });
     if (!analysis.ok)
-      return { url, state: 'FAILED', technologies: [], months: null, errors: analysis.errors.map((e) => e.message) };
+      return {
+        url,
+        state: 'FAILED',
+        technologies: [],
+        months: null,
+        errors: analysis.errors.map((e) => e.message),
+      };
     const analysed = await this.reader.site(analysis.siteUrl);
     if (!analysed)
-      return { url, state: 'FAILED', technologies: [], months: null, errors: ['The analysis was not recorded'] };
+      return {
+        url,
+        state: 'FAILED',
+        technologies: [],
+        months: null,
+        errors: ['The analysis was not recorded'],
+      };
     // Just confirmed: the window's lower bound (min_age) does not hide what was analysed now.
     return this.present(url, analysed, 'ANALYSED', {
       ...options,

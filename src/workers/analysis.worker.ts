@@ -67,7 +67,8 @@ async function callbackBody(
         : { url: job.url, applications: [], errors: analysis.errors.map(toErrorObject) };
     case 'lookup-v2': {
       const site = analysis.ok ? await deps.storedSites.site(analysis.siteUrl) : null;
-      if (!analysis.ok || !site) return { url: job.url, errors: analysis.ok ? [] : analysis.errors.map((e) => e.message) };
+      if (!analysis.ok || !site)
+        return { url: job.url, errors: analysis.ok ? [] : analysis.errors.map((e) => e.message) };
       const presentation = job.lookup ?? { denoise: true, squash: true, window: { minAge: 0, maxAge: 2 } };
       const lookup = await deps.lookupV2.present(job.url, site, 'ANALYSED', {
         ...presentation,

@@ -175,7 +175,9 @@ function liveRoute(
         description: `Extra field sets: ${ENRICHMENT_SETS.join(', ')}, or all (as the index stored them)`,
       }),
     ],
-    operation: (schema) => `query Live($urls: [String!]!, $callbackUrl: String, $recursive: Boolean!, $sets: [String!]!) {
+    operation: (
+      schema,
+    ) => `query Live($urls: [String!]!, $callbackUrl: String, $recursive: Boolean!, $sets: [String!]!) {
       ${field}(urls: $urls, callbackUrl: $callbackUrl, recursive: $recursive, sets: $sets) {
         ${URL_ANALYSIS_FIELDS} ${setFieldsOf(schema)}
       }

@@ -32,7 +32,11 @@ export const LOOKUP_V2_ROUTES: RestRoute[] = [
         itemMaxLength: 2048,
         description: 'One to ten comma-separated website URLs (one when recursive is false)',
       }),
-      booleanParam({ name: 'live', default: false, description: 'true: analyse now instead of answering from the index' }),
+      booleanParam({
+        name: 'live',
+        default: false,
+        description: 'true: analyse now instead of answering from the index',
+      }),
       booleanParam({
         name: 'recursive',
         default: true,

@@ -122,12 +122,16 @@ describe('GET /v2/lookup/', () => {
       });
       expect(record.schemaOrgTypes).toEqual(expect.arrayContaining(['Organization']));
       expect(record.phone).toEqual(expect.arrayContaining(['+49301234567']));
-      expect(record.email).toEqual(expect.arrayContaining(['info@acme-robotics.de', 'sales@acme-robotics.de']));
+      expect(record.email).toEqual(
+        expect.arrayContaining(['info@acme-robotics.de', 'sales@acme-robotics.de']),
+      );
       // The mail server accepts info@ only: verified addresses come from a real SMTP conversation.
       // info@ is a role account, which the verifier never calls safe: no safeEmail, rather than an empty one.
       expect(record.verifiedEmail).toEqual(['info@acme-robotics.de']);
       expect(record).not.toHaveProperty('safeEmail');
-      expect(record.employees).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Grace Hopper' })]));
+      expect(record.employees).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: 'Grace Hopper' })]),
+      );
       expect(record.keywords?.length).toBeGreaterThan(0);
       for (const technology of record.technologies) {
         expect(Object.keys(technology).sort()).toEqual(
@@ -151,7 +155,11 @@ describe('GET /v2/lookup/', () => {
       const none = (await lookup({ urls: kit.companyUrl })).body[0];
       expect(Object.keys(none).sort()).toEqual(['technologies', 'url']);
       const pair = (await lookup({ urls: kit.companyUrl, sets: 'security,events' })).body[0];
-      expect(pair).toMatchObject({ https: false, dns: { spf: true, dmarc: true }, createdAt: expect.any(Number) });
+      expect(pair).toMatchObject({
+        https: false,
+        dns: { spf: true, dmarc: true },
+        createdAt: expect.any(Number),
+      });
       expect(pair).not.toHaveProperty('title');
     });
 
@@ -267,7 +275,10 @@ describe('GET /v2/lookup/', () => {
     });
 
     it('is served without the trailing slash too, and has a usage path', async () => {
-      const res = await kit.getPatiently(`/v2/lookup?${q({ urls: kit.sites.url('/'), recursive: 'false' })}`, key);
+      const res = await kit.getPatiently(
+        `/v2/lookup?${q({ urls: kit.sites.url('/'), recursive: 'false' })}`,
+        key,
+      );
       expect(res.status).toBe(200);
       const usage = await kit.getPatiently('/v2/lookup/usage', key);
       expect(usage.status).toBe(200);
