@@ -6,7 +6,8 @@
  *    index): a cold first crawl, then the median of warm crawls of other sites;
  * 2. pages per second of Crawl v1 end to end (GET /crawl/v1/ → job → crawl → signed callback);
  * 3. requests per second and p50/p99 latency of GET /lookup/v1/ answered from the index, under
- *    concurrent load with autocannon (bounded by a request count and a time cap).
+ *    concurrent load with autocannon (bounded by a request count and a time cap), then of
+ *    GET /v2/lookup/?sets=all on the same sites, and the ratio of the two (issue 9: at most 1.5x).
  *
  * autocannon runs in this process, so the lookup figures include the client's own cost on the same
  * cores; the load average is printed at start and end because the machine is often shared.
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
       name: 'bench',
       email: 'bench@example.com',
       plan: 'large',
-      credits: LOOKUPS + 1000,
+      credits: 2 * LOOKUPS + 1000,
     });
     const callback = await startReceiver();
     const site = sites[WARM_CRAWLS + 1];
@@ -117,50 +118,29 @@ async function main(): Promise<void> {
     );
     await callback.close();
 
-    // 3. Stored lookups under load.
-    const keyCount = Math.ceil(LOOKUPS / USES_PER_KEY);
-    const keys = [account.apiKey];
-    while (keys.length < keyCount) keys.push((await services.accounts.createKey(account.accountId)).apiKey);
-    const paths = sites.map((s) => `/lookup/v1/?${new URLSearchParams({ url: s.url })}`);
-    const probe = await fetch(`${running.url}${paths[0]}`, { headers: { 'x-api-key': keys[0] } });
-    if (probe.status !== 200)
-      throw new Error(`a stored lookup answered ${probe.status}: ${await probe.text()}`);
-    let next = 1;
-    const lookup = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon(
-        {
-          url: running.url,
-          connections: CONNECTIONS,
-          amount: LOOKUPS,
-          timeout: 10,
-          requests: [
-            {
-              method: 'GET',
-              setupRequest: (request) => {
-                const n = next++;
-                return {
-                  ...request,
-                  path: paths[n % paths.length],
-                  headers: { 'x-api-key': keys[n % keys.length] },
-                };
-              },
-            },
-          ],
-        },
-        (error, output) => {
-          clearTimeout(cap);
-          if (error) reject(error);
-          else resolve(output);
-        },
-      );
-      const cap = setTimeout(() => instance.stop(), LOOKUP_TIME_CAP_MS);
-    });
-    const completed = lookup.latency.totalCount ?? lookup.requests.total;
+    // 3. Stored lookups under load: Lookup v1, then Lookup v2 with every field set, same sites.
+    await services.trafficRanks.refreshObservedRanks();
+    const keysFor = async (): Promise<string[]> => {
+      const keys: string[] = [];
+      while (keys.length < Math.ceil(LOOKUPS / USES_PER_KEY))
+        keys.push((await services.accounts.createKey(account.accountId)).apiKey);
+      return keys;
+    };
+    const v1 = await storedLookups(
+      running.url,
+      sites.map((s) => `/lookup/v1/?${new URLSearchParams({ url: s.url })}`),
+      await keysFor(),
+    );
+    console.log(`\nlookup v1 from the index (${sites.length} sites): ${v1.line}`);
+    const v2 = await storedLookups(
+      running.url,
+      sites.map((s) => `/v2/lookup/?${new URLSearchParams({ urls: s.url, sets: 'all' })}`),
+      await keysFor(),
+    );
+    console.log(`lookup v2 sets=all from the index (${sites.length} sites): ${v2.line}`);
     console.log(
-      `\nlookup v1 from the index (${sites.length} sites, ${CONNECTIONS} connections, ${completed} requests in ` +
-        `${fmt(lookup.duration, 2)} s): ${fmt(completed / lookup.duration, 0)} requests/s, ` +
-        `latency p50 ${lookup.latency.p50} ms, p99 ${lookup.latency.p99} ms, max ${lookup.latency.max} ms; ` +
-        `non-2xx ${lookup.non2xx}, errors ${lookup.errors}, timeouts ${lookup.timeouts}`,
+      `lookup v2 sets=all / lookup v1: ${fmt(v1.rate / v2.rate, 2)}x the cost per request (req/s ratio), ` +
+        `p99 ${fmt(v2.p99 / Math.max(1, v1.p99), 2)}x`,
     );
   } finally {
     await running.stop();
@@ -168,6 +148,57 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   console.log(`\nload average at end: ${load()}`);
+}
+
+/** LOOKUPS stored lookups over CONNECTIONS connections, cycling through the paths and keys. */
+async function storedLookups(
+  url: string,
+  paths: string[],
+  keys: string[],
+): Promise<{ rate: number; p99: number; line: string }> {
+  const probe = await fetch(`${url}${paths[0]}`, { headers: { 'x-api-key': keys[0] } });
+  if (probe.status !== 200)
+    throw new Error(`a stored lookup answered ${probe.status}: ${await probe.text()}`);
+  let next = 1;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        amount: LOOKUPS,
+        timeout: 10,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (request) => {
+              const n = next++;
+              return {
+                ...request,
+                path: paths[n % paths.length],
+                headers: { 'x-api-key': keys[n % keys.length] },
+              };
+            },
+          },
+        ],
+      },
+      (error, output) => {
+        clearTimeout(cap);
+        if (error) reject(error);
+        else resolve(output);
+      },
+    );
+    const cap = setTimeout(() => instance.stop(), LOOKUP_TIME_CAP_MS);
+  });
+  const completed = result.latency.totalCount ?? result.requests.total;
+  const rate = completed / result.duration;
+  return {
+    rate,
+    p99: result.latency.p99,
+    line:
+      `${CONNECTIONS} connections, ${completed} requests in ${fmt(result.duration, 2)} s: ${fmt(rate, 0)} requests/s, ` +
+      `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
+      `non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
+  };
 }
 
 /** A callback receiver: resolves `received` with the first POSTed body. */
