@@ -7,6 +7,7 @@ import type { Database } from '../db/database';
 import { CreditLedgerEntryEntity } from '../entities';
 import type { AnalysisService } from '../services/analysis.service';
 import type { LookupV2Service } from '../services/lookup-v2.service';
+import { toLiveV2Object } from '../services/live-v2.presenter';
 import { toLookupV2Object } from '../services/lookup-v2.presenter';
 import type { Analysis, SiteAnalyzer } from '../services/site-analyzer';
 import type { StoredSiteReader } from '../services/stored-site.reader';
@@ -81,11 +82,13 @@ async function callbackBody(
     }
     default:
       return analysis.ok
-        ? {
-            url: job.url,
-            technologies: analysis.result.technologies.map((t) => toTechnology(t, analysis.analysedAt)),
+        ? toLiveV2Object({
             ...(await deps.analysis.storedFields(analysis.siteUrl, job.sets)),
-          }
-        : { url: job.url, errors: analysis.errors.map((e) => e.message) };
+            url: job.url,
+            state: 'analysed',
+            technologies: analysis.result.technologies.map((t) => toTechnology(t, analysis.analysedAt)),
+            errors: [],
+          })
+        : toLiveV2Object({ url: job.url, state: 'failed', technologies: [], errors: analysis.errors });
   }
 }

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { ENRICHMENT_SETS } from '../../enrichment';
 import { NotFoundError } from '../../errors';
-import { withoutNulls } from '../../services/lookup-v2.presenter';
+import { toLiveV2Object } from '../../services/live-v2.presenter';
 import { toApplication } from '../../services/analysis-shapes';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';
@@ -35,29 +35,6 @@ const URL_ANALYSIS_FIELDS = `url state technologies { ${TECHNOLOGY_FIELDS} } err
 /** UrlAnalysis's own fields; the rest are the enriched record's (sets=), derived from the schema. */
 const OWN_FIELDS = ['url', 'state', 'technologies', 'errors'];
 const setFieldsOf = (schema: GraphQLSchema) => selectionOf(schema, 'UrlAnalysis', OWN_FIELDS);
-
-/** The Live/Crawl v2 per-URL object: technologies, errors (as text), or crawl: true. */
-function toLiveObject(a: UrlAnalysisData): Record<string, unknown> {
-  if (a.state === 'ACCEPTED') return { url: a.url, crawl: true };
-  if (a.state === 'FAILED') return { url: a.url, errors: a.errors.map((e) => e.message) };
-  const out: Record<string, unknown> = {
-    url: a.url,
-    technologies: a.technologies.map((t) => ({
-      slug: t.slug,
-      name: t.name,
-      versions: t.versions,
-      categories: t.categories,
-      confidence: t.confidence,
-      confirmedAt: t.confirmedAt,
-    })),
-  };
-  for (const [field, value] of Object.entries(a)) {
-    if (OWN_FIELDS.includes(field)) continue;
-    const kept = withoutNulls(value);
-    if (kept !== undefined) out[field] = kept;
-  }
-  return out;
-}
 
 const categoryEntrySchema: JsonSchema = {
   type: 'object',
@@ -191,7 +168,7 @@ function liveRoute(
     respond: (data) => {
       const results = data[field] as UrlAnalysisData[];
       const accepted = results.every((r) => r.state === 'ACCEPTED');
-      return { status: accepted ? 202 : 200, body: results.map(toLiveObject) };
+      return { status: accepted ? 202 : 200, body: results.map(toLiveV2Object) };
     },
     responses: {
       200: {

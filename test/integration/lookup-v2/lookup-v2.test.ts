@@ -6,6 +6,43 @@ import { ageSite, LookupKit, startLookupKit } from './lookup-v2-kit';
  * the index and read back without fetching, every parameter and its bad values, callbacks per URL,
  * credits and their headers, on SQLite and (with TEST_DATABASE_URL) MariaDB.
  */
+/** The fields of each set, as the spec's enriched lookup record and the issue list them. */
+const SET_FIELDS: Record<string, string[]> = {
+  meta: ['title', 'description', 'copyright', 'copyrightYear', 'responsive', 'schemaOrgTypes'],
+  company: [
+    'companyName',
+    'inferredCompanyName',
+    'industry',
+    'about',
+    'companySize',
+    'companyType',
+    'companyFounded',
+    'locations',
+  ],
+  phone: ['phone'],
+  email: ['email', 'verifiedEmail', 'safeEmail'],
+  contact: ['employees'],
+  social: [
+    'twitter',
+    'facebook',
+    'linkedin',
+    'instagram',
+    'github',
+    'youtube',
+    'tiktok',
+    'pinterest',
+    'xing',
+    'vimeo',
+    'mastodon',
+  ],
+  signals: ['technologySpend', 'trafficLevel'],
+  locale: ['ipCountry', 'ipRegion', 'ipCountries', 'language', 'languages'],
+  security: ['certInfo', 'https', 'dns'],
+  trackers: ['trackers'],
+  keywords: ['keywords'],
+  events: ['createdAt', 'updatedAt', 'crawlAttemptedAt'],
+};
+
 describe('GET /v2/lookup/', () => {
   let kit: LookupKit;
   let key: string;
@@ -162,6 +199,17 @@ describe('GET /v2/lookup/', () => {
       });
       expect(pair).not.toHaveProperty('title');
     });
+
+    it.each(Object.entries(SET_FIELDS))(
+      'gives set %s alone: its own fields and no other',
+      async (set, fields) => {
+        const record = (await lookup({ urls: kit.companyUrl, sets: set })).body[0];
+        const extra = Object.keys(record).filter((k) => !['url', 'technologies', ...fields].includes(k));
+        expect(extra).toEqual([]);
+        // The Acme site has a value in every set but trackers (it runs no analytics).
+        if (set !== 'trackers') expect(Object.keys(record).length).toBeGreaterThan(2);
+      },
+    );
 
     it('gives the monthly history with squash=false', async () => {
       const res = await lookup({ urls: kit.companyUrl, squash: 'false', sets: 'meta' });
