@@ -65,6 +65,9 @@ const schema = z.object({
   ENRICH_VERIFY_EMAILS: bool(true),
   // Observed traffic ranks (sites by recorded page views) are recomputed by the worker this often; 0: only at start.
   TRAFFIC_RANK_REFRESH_MINUTES: int(60, 0, 10_080),
+  // Freshness: the worker re-analyses sites last analysed longer ago than this (0: never), most-trafficked first.
+  RECRAWL_AFTER_DAYS: int(30, 0, 3650),
+  RECRAWL_PER_MINUTE: int(10, 0, 10_000),
   FETCH_USER_AGENT: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; TechIntelBot/1.0)'),
   FETCH_TIMEOUT_MS: int(20_000, 500, 120_000),
   FETCH_CONNECT_TIMEOUT_MS: int(10_000, 200, 60_000),

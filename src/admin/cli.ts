@@ -5,6 +5,7 @@ import { Database } from '../db/database';
 import { AppError } from '../errors';
 import { logger } from '../logger';
 import { buildServices, Services } from '../services/services';
+import { sitesImport } from './sites-import.command';
 
 /**
  * The operator's command line (`npm run admin -- <command> [options]`). It opens the configured
@@ -20,6 +21,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   key:revoke     (--key KEY_ID | --api-key KEY)
   credits:add    --account ID --credits N [--json]
   secret:create  --account ID [--json]
+  sites:import   --file FILE [--format tranco|majestic|plain] [--limit N] [--crawl] [--json]
+  sites:rank     [--json]    recompute observed traffic ranks now (the worker does it hourly)
 
 Plans: demo, small, medium, large, business.`;
 
@@ -56,6 +59,14 @@ const COMMANDS: Record<string, (s: Services, o: Options) => Promise<unknown>> = 
     const credits = await s.credits.grant(accountId, whole(o, 'credits'), 'admin credits:add');
     return { accountId, credits };
   },
+  'sites:import': (s, o) =>
+    sitesImport(s, {
+      file: text(o, 'file'),
+      format: typeof o.format === 'string' ? o.format : 'tranco',
+      ...(o.limit !== undefined ? { limit: whole(o, 'limit') } : {}),
+      crawl: o.crawl === true,
+    }),
+  'sites:rank': (s) => s.trafficRanks.refreshObservedRanks(),
   'secret:create': async (s, o) => {
     const accountId = whole(o, 'account');
     return { accountId, signingSecret: await s.accounts.createSigningSecret(accountId) };
@@ -94,6 +105,10 @@ async function main(argv: string[]): Promise<number> {
       key: { type: 'string' },
       'api-key': { type: 'string' },
       json: { type: 'boolean' },
+      file: { type: 'string' },
+      format: { type: 'string' },
+      limit: { type: 'string' },
+      crawl: { type: 'boolean' },
     },
     strict: true,
   });

@@ -12,6 +12,7 @@ import { SiteEnrichmentEntity } from './site-enrichment.entity';
 import { SiteKeywordEntity } from './site-keyword.entity';
 import { SiteLanguageEntity } from './site-language.entity';
 import { SiteEntity } from './site.entity';
+import { DomainRankEntity } from './domain-rank.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -28,6 +29,7 @@ export const ENTITIES = [
   ObservedHostnameEntity,
   SiteEnrichmentEntity,
   SiteLanguageEntity,
+  DomainRankEntity,
   SiteKeywordEntity,
 ];
 
@@ -41,4 +43,5 @@ export {
   SiteEnrichmentEntity,
   SiteLanguageEntity,
   SiteKeywordEntity,
+  DomainRankEntity,
 };

@@ -2,6 +2,7 @@ import { PlatformAccounts1763830000000 } from './1763830000000-platform-accounts
 import { JobsAndCallbacks1763840000000 } from './1763840000000-jobs-and-callbacks';
 import { SiteIndex1763850000000 } from './1763850000000-site-index';
 import { EnrichmentPages1763940000000 } from './1763940000000-enrichment-pages';
+import { DomainRanks1763941000000 } from './1763941000000-domain-ranks';
 import { SiteEnrichmentStorage1763920000000 } from './1763920000000-site-enrichment-storage';
 
 /** Every migration, in order. One set runs on SQLite and MySQL/MariaDB. Append new ones here. */
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   SiteIndex1763850000000,
   SiteEnrichmentStorage1763920000000,
   EnrichmentPages1763940000000,
+  DomainRanks1763941000000,
 ];

@@ -21,6 +21,8 @@ import { BoundedSiteEmailVerifier } from './site-email-verifier';
 import { LookupV2Service } from './lookup-v2.service';
 import { StoredSiteReader } from './stored-site.reader';
 import { TrafficRankService } from './traffic-rank.service';
+import { FreshnessService } from './freshness.service';
+import { SiteImportService } from './site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip.database';
 
@@ -56,6 +58,10 @@ export interface Services {
   storedSites: StoredSiteReader;
   lookupV2: LookupV2Service;
   trafficRanks: TrafficRankService;
+  /** Bulk import of ranked domain lists (`npm run admin -- sites:import`). */
+  siteImport: SiteImportService;
+  /** Re-analysis of stale sites (the worker runs it every minute). */
+  freshness: FreshnessService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -152,5 +158,10 @@ export async function buildServices(
     storedSites,
     lookupV2,
     trafficRanks: new TrafficRankService(db),
+    siteImport: new SiteImportService(db, queue),
+    freshness: new FreshnessService(db, queue, {
+      recrawlAfterDays: config.RECRAWL_AFTER_DAYS,
+      perRun: config.RECRAWL_PER_MINUTE,
+    }),
   };
 }

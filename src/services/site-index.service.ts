@@ -3,6 +3,7 @@ import { Database } from '../db/database';
 import type { DetectedTechnology } from '../detection';
 import type { EventsSet, SiteEnrichment } from '../enrichment';
 import {
+  DomainRankEntity,
   ObservedHostnameEntity,
   SiteEnrichmentEntity,
   SiteEntity,
@@ -239,6 +240,11 @@ export class SiteIndexService {
   }
 
   private async insertSiteIfMissing(m: EntityManager, key: SiteKey, at: Date): Promise<void> {
+    if (await m.exists(SiteEntity, { where: { hostname: key.hostname } })) return;
+    // A domain of an imported ranked list takes its rank along when it is first analysed.
+    const ranked = key.isSubdomain
+      ? null
+      : await m.findOne(DomainRankEntity, { where: { domain: key.hostname }, select: { rank: true } });
     await m
       .createQueryBuilder()
       .insert()
@@ -253,6 +259,7 @@ export class SiteIndexService {
         country: null,
         title: null,
         hits: 0,
+        ...(ranked ? { trafficRank: ranked.rank, rankSource: 'import' as const } : {}),
         firstSeenAt: at,
         lastAnalyzedAt: at,
       })

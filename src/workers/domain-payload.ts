@@ -17,3 +17,18 @@ export function payloadDomain(payload: { domain?: unknown } | null | undefined):
     throw new PermanentJobError(`not a registrable domain: ${JSON.stringify(domain)}`);
   return domain;
 }
+
+/**
+ * The host of a site.index job that refreshes a known site (FreshnessService): a host name as the
+ * index keys sites (subdomains included, an optional port), never a URL or a path.
+ */
+export function payloadHost(payload: { host?: unknown } | null | undefined): string {
+  const host = typeof payload?.host === 'string' ? payload.host : '';
+  if (
+    !/^(?=.{1,253}(?::\d{1,5})?$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(
+      host,
+    )
+  )
+    throw new PermanentJobError(`not a host name: ${JSON.stringify(host)}`);
+  return host;
+}

@@ -17,11 +17,14 @@ export function startWorker(services: Services): RunningWorker {
   const registry = registerJobHandlers(new JobHandlerRegistry(), { services, callbackPost: http.post });
   const runner = new JobRunner(services.queue, registry, { ...jobRunnerOptions(services.config), logger });
   runner.start();
-  const ranks = startTrafficRanking(services);
+  const ranks = every(services.config.TRAFFIC_RANK_REFRESH_MINUTES * 60_000, 'traffic rank refresh', () =>
+    services.trafficRanks.refreshObservedRanks(),
+  );
+  const freshness = every(60_000, 'freshness scheduling', () => services.freshness.scheduleStale());
   return {
     runner,
     async stop() {
-      await ranks.stop();
+      await Promise.all([ranks.stop(), freshness.stop()]);
       await runner.stop();
       await http.close();
     },
@@ -29,25 +32,24 @@ export function startWorker(services: Services): RunningWorker {
 }
 
 /**
- * Observed traffic ranks (TrafficRankService): recomputed once at start and then every
- * TRAFFIC_RANK_REFRESH_MINUTES. A failed run is logged and retried at the next tick.
+ * A periodic task of the worker (observed traffic ranks, freshness scheduling): run once shortly
+ * after start, then every `periodMs` (0: only at start). Runs never overlap; a failed run is logged
+ * and the next tick tries again; stop() waits for a run in progress.
  */
-function startTrafficRanking(services: Services): { stop(): Promise<void> } {
+function every(periodMs: number, name: string, task: () => Promise<unknown>): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
-  const refresh = () => {
+  const run = () => {
     if (running) return;
-    running = services.trafficRanks
-      .refreshObservedRanks()
-      .then((result) => logger.debug(result, 'observed traffic ranks refreshed'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'traffic rank refresh failed'))
+    running = task()
+      .then((result) => logger.debug({ result }, `${name} done`))
+      .catch((error: unknown) => logger.warn({ err: error }, `${name} failed`))
       .finally(() => {
         running = null;
       });
   };
-  const first = setTimeout(refresh, 1_000);
+  const first = setTimeout(run, 1_000);
   first.unref();
-  const minutes = services.config.TRAFFIC_RANK_REFRESH_MINUTES;
-  const timer = minutes > 0 ? setInterval(refresh, minutes * 60_000) : null;
+  const timer = periodMs > 0 ? setInterval(run, periodMs) : null;
   timer?.unref();
   return {
     async stop() {

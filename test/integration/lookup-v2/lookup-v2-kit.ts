@@ -51,6 +51,8 @@ export async function startLookupKit(settings: Record<string, string> = {}): Pro
     VERIFY_REPLY_TIMEOUT_MS: '2000',
     VERIFY_TIMEOUT_MS: '8000',
     VERIFY_DOMAIN_INTERVAL_MS: '0',
+    // The tests age stored results on purpose: the freshness scheduler must not re-analyse them meanwhile.
+    RECRAWL_AFTER_DAYS: '0',
     ...settings,
   });
   const close = kit.close;
