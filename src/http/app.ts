@@ -9,6 +9,7 @@ import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi'
 import { ROUTE_TABLE } from '../rest-facade/route-table';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
+import { metricsRouter, requestMetricsMiddleware } from './metrics.routes';
 import { requestIdMiddleware } from './request-id';
 
 /**
@@ -24,6 +25,8 @@ export async function createApp(
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware);
+  app.use(requestMetricsMiddleware(services, ROUTE_TABLE));
+  app.use(metricsRouter(services));
 
   app.get('/healthz', async (_req, res) => {
     try {

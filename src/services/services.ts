@@ -19,6 +19,8 @@ import { SiteIndexService } from './site-index.service';
 import { SiteEnricher } from './site-enricher';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip.database';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { OperationalFiguresService } from './operational-figures.service';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -48,6 +50,10 @@ export interface Services {
   geoip: GeoIpLookup;
   /** The enrichment step (fetch facts + GeoIP + pricing → SiteEnrichment); wave 2 stores its result. */
   enricher: SiteEnricher;
+  /** Prometheus metrics of this process (served at /metrics when METRICS_TOKEN is set). */
+  metrics: ServiceMetrics;
+  /** Database-wide aggregates read at scrape time. */
+  figures: OperationalFiguresService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -86,12 +92,21 @@ export async function buildServices(
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
   const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
+  const metrics = new ServiceMetrics();
+  metrics.setFingerprintCount(engine.fingerprints.technologies.length);
   const siteIndex = new SiteIndexService(db);
-  const analyzer = new SiteAnalyzer(engine, siteIndex, events, fetchOptionsOf(config), {
-    maxPages: config.CRAWL_MAX_PAGES,
-    concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
-    deadlineMs: config.CRAWL_DEADLINE_MS,
-  });
+  const analyzer = new SiteAnalyzer(
+    engine,
+    siteIndex,
+    events,
+    fetchOptionsOf(config),
+    {
+      maxPages: config.CRAWL_MAX_PAGES,
+      concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
+      deadlineMs: config.CRAWL_DEADLINE_MS,
+    },
+    metrics,
+  );
   const analysis = new AnalysisService(db, analyzer, siteIndex, metering, callbacks, queue, credits);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(buildEmailVerifier(config), metering);
@@ -119,5 +134,7 @@ export async function buildServices(
     catalogue,
     geoip,
     enricher,
+    metrics,
+    figures: new OperationalFiguresService(db),
   };
 }
