@@ -13,7 +13,6 @@ const FAMILIES: readonly [prefix: string, label: string][] = [
   ['/metrics', '/metrics'],
   ['/openapi/', '/openapi'],
   ['/docs', '/docs'],
-  ['/explorer-assets/', '/graphql'],
 ];
 
 /**
