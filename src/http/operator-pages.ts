@@ -52,7 +52,7 @@ const EXPLORER_HTML = `<!doctype html>
     <title>GraphQL explorer</title>
     <link rel="stylesheet" href="/graphql/assets/graphiql.min.css" />
   </head>
-  <body style="margin: 0">
+  <body style="margin: 0" data-introspection="INTROSPECTION_MODE">
     <div id="graphiql" style="height: 100vh">Loading the explorer…</div>
     <script src="/graphql/assets/react.production.min.js"></script>
     <script src="/graphql/assets/react-dom.production.min.js"></script>
@@ -133,7 +133,7 @@ export function explorerRouter(config: Config): Router {
   const router = express.Router();
   if (!config.GRAPHQL_EXPLORER_ENABLED) return router;
   const headers = securityHeaders(config);
-  const page = sendPage(EXPLORER_HTML);
+  const page = sendPage(EXPLORER_HTML.replace('INTROSPECTION_MODE', config.GRAPHQL_INTROSPECTION));
   router.get('/graphql', (req, res, next) => {
     const wantsPage =
       req.query.query === undefined && req.accepts(['application/json', 'text/html']) === 'text/html';

@@ -29,6 +29,8 @@ export const EXPLORER_INIT_JS = `// The GraphQL explorer at GET /graphql: Graphi
   var httpUrl = new URL('/graphql', window.location.href).href;
   var wsUrl = httpUrl.replace(/^http/, 'ws');
   var clients = {};
+  // GRAPHQL_INTROSPECTION, written on the page by the service: what the schema docs need.
+  var introspection = document.body.getAttribute('data-introspection') || 'public';
 
   function apiKeyOf(headers) {
     for (var name in headers || {}) {
@@ -62,6 +64,23 @@ export const EXPLORER_INIT_JS = `// The GraphQL explorer at GET /graphql: Graphi
 
   function fetcher(params, options) {
     var headers = (options && options.headers) || {};
+    // The schema docs: say what is needed instead of asking a question the service will refuse.
+    if (params.operationName === 'IntrospectionQuery' && introspection !== 'public') {
+      if (introspection === 'off') {
+        return Promise.resolve({ errors: [{ message: 'Introspection is turned off on this service: no schema docs.' }] });
+      }
+      if (!apiKeyOf(headers)) {
+        return Promise.resolve({
+          errors: [
+            {
+              message:
+                'The schema docs need your API key: put it in the Headers editor below ' +
+                '({"x-api-key": "..."}), then press "Re-fetch GraphQL schema" (the circling arrows).',
+            },
+          ],
+        });
+      }
+    }
     if (isSubscription(params.query, params.operationName)) {
       return wsClientFor(apiKeyOf(headers)).iterate({
         query: params.query,
