@@ -117,6 +117,15 @@ const schema = z.object({
   VERIFY_CACHE_MAX_ENTRIES: int(10_000, 1, 10_000_000),
   VERIFY_DOMAIN_CONCURRENCY: int(2, 1, 50),
   VERIFY_DOMAIN_INTERVAL_MS: int(500, 0, 60_000),
+  // Operator pages (issue 15). /metrics is served only when a token is set (Bearer auth);
+  // the API reference (/docs) and the GraphQL explorer (GET /graphql in a browser) are on by default.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  DOCS_ENABLED: bool(true),
+  GRAPHQL_EXPLORER_ENABLED: bool(true),
+  // What a caller without a key may see of the schema: `key` (default) answers introspection only
+  // to valid keys, `public` to anyone, `off` to nobody (the explorer then shows no docs).
+  GRAPHQL_INTROSPECTION: z.enum(['key', 'public', 'off']).default('key'),
+  SECURITY_HEADERS_ENABLED: bool(true),
 });
 
 export type Config = Readonly<z.output<typeof schema>>;

@@ -9,6 +9,8 @@ import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi'
 import { ROUTE_TABLE } from '../rest-facade/route-table';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
+import { metricsRouter, requestMetricsMiddleware } from './metrics.routes';
+import { docsRouter, explorerRouter } from './operator-pages';
 import { requestIdMiddleware } from './request-id';
 
 /**
@@ -24,6 +26,10 @@ export async function createApp(
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware);
+  app.use(requestMetricsMiddleware(services, ROUTE_TABLE));
+  app.use(metricsRouter(services));
+  app.use(docsRouter(services.config));
+  app.use(explorerRouter(services.config));
 
   app.get('/healthz', async (_req, res) => {
     try {

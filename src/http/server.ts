@@ -9,6 +9,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/format-error';
+import { introspectionPolicyPlugin, webSocketValidation } from '../graphql/introspection-policy';
 import { logger } from '../logger';
 import type { Services } from '../services/services';
 import { createApp } from './app';
@@ -44,6 +45,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
   const wsCleanup = useServer<Record<string, unknown>, { contextBuilt?: GraphQLContext }>(
     {
       schema,
+      validate: webSocketValidation(config.GRAPHQL_INTROSPECTION),
       // The key travels in the connection parameters (browsers cannot set WebSocket headers);
       // an x-api-key header on the upgrade request is accepted too. A bad key closes the socket (4403).
       onConnect: async (ctx) => {
@@ -76,6 +78,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
       creditHeadersPlugin(config.HEADER_PREFIX),
+      introspectionPolicyPlugin(config.GRAPHQL_INTROSPECTION),
       {
         async serverWillStart() {
           return {

@@ -22,6 +22,8 @@ export interface JobRunnerOptions {
   /** Lease owner name; host, pid and a random part by default. */
   owner?: string;
   logger?: Logger;
+  /** Told of each failed attempt once it is recorded (the metrics count them per kind). */
+  onFailure?: (kind: string, outcome: 'retry' | 'dead') => void;
 }
 
 interface RunningJob {
@@ -206,6 +208,8 @@ export class JobRunner {
         permanent: error instanceof PermanentJobError,
         retryDelayMs: error instanceof RetryJobError ? error.delayMs : undefined,
       });
+      if (status === 'dead' || status === 'queued')
+        this.options.onFailure?.(job.kind, status === 'dead' ? 'dead' : 'retry');
       if (status === 'dead') log.error({ err: error }, 'job failed for good (dead)');
       else if (status === 'queued') log.warn({ err: error }, 'job failed; it will be retried');
       else log.warn({ err: error }, 'job failed after its lease was lost');

@@ -25,6 +25,8 @@ import { FreshnessService } from './freshness.service';
 import { SiteImportService } from './site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip.database';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { OperationalFiguresService } from './operational-figures.service';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -62,6 +64,10 @@ export interface Services {
   siteImport: SiteImportService;
   /** Re-analysis of stale sites (the worker runs it every minute). */
   freshness: FreshnessService;
+  /** Prometheus metrics of this process (served at /metrics when METRICS_TOKEN is set). */
+  metrics: ServiceMetrics;
+  /** Database-wide aggregates read at scrape time. */
+  figures: OperationalFiguresService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -100,6 +106,8 @@ export async function buildServices(
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
   const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
+  const metrics = new ServiceMetrics();
+  metrics.setFingerprintCount(engine.fingerprints.technologies.length);
   const siteIndex = new SiteIndexService(db);
   const emailVerifier = buildEmailVerifier(config);
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
@@ -118,6 +126,7 @@ export async function buildServices(
       deadlineMs: config.CRAWL_DEADLINE_MS,
     },
     { enricher, emailVerifier: siteEmailVerifier },
+    metrics,
   );
   const storedSites = new StoredSiteReader(db, siteIndex, engine.fingerprints);
   const analysis = new AnalysisService(
@@ -163,5 +172,7 @@ export async function buildServices(
       recrawlAfterDays: config.RECRAWL_AFTER_DAYS,
       perRun: config.RECRAWL_PER_MINUTE,
     }),
+    metrics,
+    figures: new OperationalFiguresService(db),
   };
 }

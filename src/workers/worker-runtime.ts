@@ -15,7 +15,11 @@ export interface RunningWorker {
 export function startWorker(services: Services): RunningWorker {
   const http = createCallbackHttpClient(callbackHttpClientOptions(services.config));
   const registry = registerJobHandlers(new JobHandlerRegistry(), { services, callbackPost: http.post });
-  const runner = new JobRunner(services.queue, registry, { ...jobRunnerOptions(services.config), logger });
+  const runner = new JobRunner(services.queue, registry, {
+    ...jobRunnerOptions(services.config),
+    logger,
+    onFailure: (kind, outcome) => services.metrics.jobFailures.inc({ kind, outcome }),
+  });
   runner.start();
   const ranks = every(services.config.TRAFFIC_RANK_REFRESH_MINUTES * 60_000, 'traffic rank refresh', () =>
     services.trafficRanks.refreshObservedRanks(),
