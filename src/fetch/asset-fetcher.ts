@@ -1,3 +1,4 @@
+import type { AssetCache } from './asset-cache';
 import { decodeText } from './charset-decoder';
 import { mapWithConcurrency } from './concurrency';
 import type { HttpClient } from './http-client';
@@ -36,12 +37,13 @@ export async function fetchSameSiteAssets(
   assetUrls: string[],
   limits: { count: number; maxBytes: number; concurrency: number; accept: string },
   signal?: AbortSignal,
+  cache?: AssetCache,
 ): Promise<string[]> {
   const pageHost = new URL(pageUrl).hostname;
   const chosen = assetUrls
     .filter((url) => isSameSite(new URL(url).hostname, pageHost))
     .slice(0, limits.count);
-  const bodies = await mapWithConcurrency(chosen, limits.concurrency, async (url) => {
+  const load = async (url: string): Promise<string | undefined> => {
     try {
       const response = await client.get(url, {
         maxBytes: limits.maxBytes,
@@ -53,6 +55,9 @@ export async function fetchSameSiteAssets(
     } catch {
       return undefined;
     }
-  });
+  };
+  const bodies = await mapWithConcurrency(chosen, limits.concurrency, (url) =>
+    cache ? cache.get(url, () => load(url)) : load(url),
+  );
   return bodies.filter((body): body is string => body !== undefined);
 }

@@ -3,6 +3,7 @@ import { contactPageRank } from '../enrichment/page-kind';
 import { looksLikeNonHtml, normaliseCrawlUrl, robotsProductToken } from './crawl-url';
 import { FetchError } from './fetch-error';
 import { HttpClient } from './http-client';
+import { AssetCache } from './asset-cache';
 import { fetchPage, FetchedPage, FetchPageOptions, SiteFacts } from './page-fetcher';
 import { isSameCrawlHost } from './site-scope';
 
@@ -75,11 +76,12 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
   const seen = new Set<string>();
   let rootMarked = false;
   let siteFacts: SiteFacts | undefined;
+  const assetCache = new AssetCache();
 
   const visit = async (url: string, depth: number): Promise<CrawledPage> => {
     let crawled: CrawledPage;
     try {
-      const page = await fetchPage(url, { ...options, client, siteFacts, signal });
+      const page = await fetchPage(url, { ...options, client, siteFacts, signal, assetCache });
       seen.add(normaliseCrawlUrl(page.input.url));
       const isRoot = !rootMarked && new URL(page.input.url).pathname === '/';
       rootMarked ||= isRoot;

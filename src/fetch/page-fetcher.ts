@@ -1,3 +1,4 @@
+import type { AssetCache } from './asset-cache';
 import { Cookie } from 'tough-cookie';
 import type { DetectionInput } from '../detection/detection-input';
 import { ASSET_DEFAULTS, AssetLimits, fetchSameSiteAssets } from './asset-fetcher';
@@ -23,6 +24,8 @@ export interface FetchPageOptions extends HttpClientOptions, AssetLimits {
   client?: HttpClient;
   /** Site facts already known (a crawl's later pages); fetched alongside the page otherwise. */
   siteFacts?: SiteFacts;
+  /** A crawl's shared assets: each script and stylesheet fetched once per crawl. */
+  assetCache?: AssetCache;
   /** DNS_SERVERS for the DNS facts; the system's resolvers when empty. */
   dnsServers?: string[];
   /** Per-query DNS timeout. */
@@ -120,6 +123,7 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
         accept: '*/*',
       },
       options.signal,
+      options.assetCache,
     ),
     fetchSameSiteAssets(
       client,
@@ -132,6 +136,7 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
         accept: 'text/css,*/*;q=0.1',
       },
       options.signal,
+      options.assetCache,
     ),
     options.siteFacts ?? fetchSiteFacts(client, finalUrl, options),
   ]);
