@@ -13,6 +13,8 @@ import { CreditService } from './credit.service';
 import { buildEmailVerifier, EmailVerificationService } from './email-verification.service';
 import { MeteringService } from './metering.service';
 import { MyAccountService } from './my-account.service';
+import { buildPageRenderer, PageRenderer } from './page-renderer';
+import { findBrowserExecutable, resolverLookup } from '../fetch/browser';
 import { QuotaService } from './quota.service';
 import { SiteAnalyzer } from './site-analyzer';
 import { SiteIndexService } from './site-index.service';
@@ -39,6 +41,8 @@ export interface Services {
   engine: DetectionEngine;
   siteIndex: SiteIndexService;
   analyzer: SiteAnalyzer;
+  /** Browser rendering (RENDER, BROWSER_*): lazily started, closed with the service. */
+  renderer: PageRenderer;
   analysis: AnalysisService;
   subdomains: SubdomainService;
   verification: EmailVerificationService;
@@ -87,11 +91,30 @@ export async function buildServices(
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
   const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
   const siteIndex = new SiteIndexService(db);
-  const analyzer = new SiteAnalyzer(engine, siteIndex, events, fetchOptionsOf(config), {
-    maxPages: config.CRAWL_MAX_PAGES,
-    concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
-    deadlineMs: config.CRAWL_DEADLINE_MS,
+  const renderer = buildPageRenderer(engine, config.RENDER, {
+    executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
+    concurrency: config.BROWSER_CONCURRENCY,
+    recyclePages: config.BROWSER_RECYCLE_PAGES,
+    pageTimeoutMs: config.BROWSER_PAGE_TIMEOUT_MS,
+    settleMs: config.BROWSER_SETTLE_MS,
+    memoryMb: config.BROWSER_MEMORY_MB,
+    userAgent: config.FETCH_USER_AGENT,
+    ignoreHttpsErrors: !config.FETCH_TLS_VERIFY,
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
   });
+  const analyzer = new SiteAnalyzer(
+    engine,
+    siteIndex,
+    events,
+    fetchOptionsOf(config),
+    {
+      maxPages: config.CRAWL_MAX_PAGES,
+      concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
+      deadlineMs: config.CRAWL_DEADLINE_MS,
+    },
+    renderer,
+  );
   const analysis = new AnalysisService(db, analyzer, siteIndex, metering, callbacks, queue, credits);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(buildEmailVerifier(config), metering);
@@ -113,6 +136,7 @@ export async function buildServices(
     engine,
     siteIndex,
     analyzer,
+    renderer,
     analysis,
     subdomains,
     verification,

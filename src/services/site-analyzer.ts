@@ -3,6 +3,7 @@ import { EventBus, TOPICS } from '../events/event-bus';
 import { crawlSite, FetchError, fetchPage, FetchedPage, FetchPageOptions } from '../fetch';
 import { logger } from '../logger';
 import { attributesOf, FieldSet, PageAttributes, titleOf } from './page-attributes';
+import type { PageRenderer, RenderMode, RenderStatus } from './page-renderer';
 import { AnalysedPage, SiteIndexService } from './site-index.service';
 
 export type Analysis =
@@ -12,6 +13,8 @@ export type Analysis =
       /** The URL the site answered on (after redirects): the site the index recorded. */
       siteUrl: string;
       result: DetectionResult;
+      /** Whether the (root) page was rendered in a browser, and if not, why. */
+      render: RenderStatus;
       pages: number;
       attributes: PageAttributes;
       analysedAt: Date;
@@ -31,6 +34,8 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
   sets?: readonly FieldSet[];
   accountId?: number;
+  /** The caller's render choice; RENDER (the renderer's default) when absent. */
+  render?: RenderMode;
 }
 
 export interface CrawlSettings {
@@ -51,6 +56,7 @@ export class SiteAnalyzer {
     private readonly events: EventBus,
     private readonly fetchOptions: FetchPageOptions,
     private readonly crawlSettings: CrawlSettings,
+    private readonly renderer: PageRenderer | null = null,
   ) {}
 
   async analyzePage(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
@@ -61,12 +67,13 @@ export class SiteAnalyzer {
     } catch (error) {
       return this.failed(url, [asFetchError(error)], analysedAt, options.accountId);
     }
-    const result = this.engine.analyze(page.input);
+    const rendered = await this.rendered(page, this.engine.analyze(page.input), options);
+    const result = rendered.result;
     await this.record(
       url,
       [{ page, result, isRoot: isRootPath(page.input.url) }],
       result,
-      page.hostnames,
+      withHosts(page.hostnames, rendered.xhrHosts),
       analysedAt,
       options.accountId,
     );
@@ -75,6 +82,7 @@ export class SiteAnalyzer {
       url,
       siteUrl: page.input.url,
       result,
+      render: rendered.status,
       pages: 1,
       attributes: attributesOf([page], options.sets ?? []),
       analysedAt,
@@ -106,13 +114,26 @@ export class SiteAnalyzer {
         : [new FetchError('NO_RESPONSE', 'No page could be fetched')];
       return this.failed(url, first, analysedAt, options.accountId);
     }
+    // The first page (the root, or the page asked for) is the one a browser renders: one render per
+    // site keeps a crawl's cost bounded while finding what only a browser can.
+    const first = analysed[0];
+    const rendered = await this.rendered(first.page, first.result, options);
+    first.result = rendered.result;
     const merged = mergeResults(analysed.map((a) => a.result));
-    await this.record(url, analysed, merged, crawl.hostnames, analysedAt, options.accountId);
+    await this.record(
+      url,
+      analysed,
+      merged,
+      withHosts(crawl.hostnames, rendered.xhrHosts),
+      analysedAt,
+      options.accountId,
+    );
     return {
       ok: true,
       url,
       siteUrl: analysed[0].page.input.url,
       result: merged,
+      render: rendered.status,
       pages: analysed.length,
       attributes: attributesOf(
         analysed.map((a) => a.page),
@@ -120,6 +141,15 @@ export class SiteAnalyzer {
       ),
       analysedAt,
     };
+  }
+
+  private async rendered(
+    page: FetchedPage,
+    result: DetectionResult,
+    options: AnalyzeOptions,
+  ): Promise<{ result: DetectionResult; status: RenderStatus; xhrHosts: string[] }> {
+    if (!this.renderer) return { result, status: 'unavailable', xhrHosts: [] };
+    return this.renderer.analyze(page, result, options.render, options.signal);
   }
 
   private async record(
@@ -172,6 +202,10 @@ export class SiteAnalyzer {
 function asFetchError(error: unknown): FetchError {
   if (error instanceof FetchError) return error;
   return new FetchError('NO_RESPONSE', error instanceof Error ? error.message : String(error));
+}
+
+function withHosts(hostnames: string[], more: string[]): string[] {
+  return more.length ? [...new Set([...hostnames, ...more])] : hostnames;
 }
 
 function isRootPath(url: string): boolean {
