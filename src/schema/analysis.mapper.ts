@@ -44,6 +44,8 @@ export function toUrlAnalysis(outcome: UrlOutcome): UrlAnalysis {
     linkedin: null,
     twitter: null,
     facebook: null,
+    render: null,
+    skipped: [],
   };
   if (outcome.state === 'accepted') return { ...empty, url: outcome.url, state: UrlAnalysisState.ACCEPTED };
   if (outcome.state === 'failed')
@@ -64,5 +66,7 @@ export function toUrlAnalysis(outcome: UrlOutcome): UrlAnalysis {
     linkedin: a.linkedin ?? null,
     twitter: a.twitter ?? null,
     facebook: a.facebook ?? null,
+    render: outcome.render,
+    skipped: outcome.skipped.map((s) => ({ slug: s.slug, name: s.name, reason: s.reason })),
   };
 }

@@ -79,7 +79,8 @@ export class PageRenderer {
       status,
       xhrHosts: [],
     });
-    if (mode === 'off') return unchanged('off');
+    // RENDER=off is the operator's choice for every request: no caller turns the browser on.
+    if (mode === 'off' || this.defaultMode === 'off') return unchanged('off');
     if (mode === 'auto' && !this.shouldRender(page, staticResult)) return unchanged('not-needed');
     if (!this.pool) return unchanged('unavailable');
     try {

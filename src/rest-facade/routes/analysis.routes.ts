@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../errors';
 import { toApplication } from '../../services/analysis-shapes';
 import type { JsonSchema } from '../json-schema';
-import { booleanParam, csvParam, stringParam, urlParam } from '../params';
+import { booleanParam, csvParam, enumParam, stringParam, urlParam } from '../params';
 import type { RestRoute } from '../route';
 
 /** GraphQL shapes the analysis routes read (see src/schema/analysis.type.ts). */
@@ -209,9 +209,17 @@ export const ANALYSIS_ROUTES: RestRoute[] = [
       'A site that cannot be analysed gives status "error" with typed errors; it counts toward the quota but costs no credits.',
     tag: 'Analyze',
     family: 'analyze',
-    params: [urlParam({ name: 'url', required: true, description: 'The page to analyse' })],
-    operation: `query Analyze($url: String!) { analyze(url: $url) { ${URL_ANALYSIS_FIELDS} } }`,
-    variables: (v) => ({ url: v.url }),
+    params: [
+      urlParam({ name: 'url', required: true, description: 'The page to analyse' }),
+      enumParam({
+        name: 'render',
+        values: ['off', 'auto', 'always'] as const,
+        description:
+          'Browser rendering for js/xhr technologies (an addition to the published interface): off, auto (the server default RENDER decides when) or always',
+      }),
+    ],
+    operation: `query Analyze($url: String!, $render: RenderChoice) { analyze(url: $url, render: $render) { ${URL_ANALYSIS_FIELDS} } }`,
+    variables: (v) => ({ url: v.url, render: typeof v.render === 'string' ? v.render.toUpperCase() : null }),
     respond: (data) => {
       const a = data.analyze as UrlAnalysisData;
       if (a.state === 'FAILED')
