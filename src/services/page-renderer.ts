@@ -46,7 +46,8 @@ function visibleTextLength(html: string, enough: number): number {
 export class PageRenderer {
   constructor(
     private readonly engine: DetectionEngine,
-    private readonly pool: BrowserPool | null,
+    /** The browser pool (null without a browser or with RENDER=off): for its figures. */
+    readonly pool: BrowserPool | null,
     readonly defaultMode: RenderMode,
   ) {}
 
