@@ -147,6 +147,25 @@ function readDomProperties(
   return out;
 }
 
+/**
+ * True when the browser is gone or goes within a moment: a page error caused by the browser dying
+ * can reach the caller just before the disconnection is reported.
+ */
+function disconnectedSoon(browser: Browser, withinMs = 250): Promise<boolean> {
+  if (!browser.isConnected()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const onGone = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      browser.off('disconnected', onGone);
+      resolve(!browser.isConnected());
+    }, withinMs);
+    browser.once('disconnected', onGone);
+  });
+}
+
 /** Keeps WebRTC from opening UDP sockets past the proxy (it would bypass the guard). */
 const INIT_SCRIPT = `(() => {
   for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel']) {
@@ -201,7 +220,10 @@ export class BrowserPool {
         try {
           return await this.renderOnce(browser, request);
         } catch (error) {
-          if (!browser.isConnected() && attempt === 0 && !request.signal?.aborted && !this.closed) {
+          const pageFault =
+            error instanceof RenderError && (error.reason === 'timeout' || error.reason === 'aborted');
+          const browserGone = !pageFault && (await disconnectedSoon(browser));
+          if (browserGone && attempt === 0 && !request.signal?.aborted && !this.closed) {
             this.stats.crashes++;
             continue;
           }
@@ -233,7 +255,8 @@ export class BrowserPool {
   }
 
   private acquireSlot(signal?: AbortSignal): Promise<void> {
-    if (this.active < this.settings.concurrency) {
+    // A browser due for a restart takes no new page: the running ones drain, then it restarts.
+    if (this.active < this.settings.concurrency && !this.restartWanted) {
       this.active++;
       return Promise.resolve();
     }
@@ -255,13 +278,20 @@ export class BrowserPool {
 
   private releaseSlot(): void {
     this.active--;
-    if (this.active === 0 && this.restartWanted) {
+    if (this.restartWanted) {
+      if (this.active > 0) return;
       this.restartWanted = false;
       this.stats.restartsForMemory++;
-      void this.restart();
+      void this.restart().finally(() => this.wake());
+      return;
     }
-    const next = this.waiting.shift();
-    if (next) next();
+    this.wake();
+  }
+
+  private wake(): void {
+    while (this.active < this.settings.concurrency && this.waiting.length > 0 && !this.restartWanted) {
+      (this.waiting.shift() as () => void)();
+    }
   }
 
   private async restart(): Promise<void> {

@@ -144,6 +144,16 @@ describe('rendering real pages in headless Chromium', () => {
     expect(recycling.stats).toMatchObject({ pagesRendered: 3, contextsCreated: 2, browserStarts: 1 });
   });
 
+  it('restarts the browser once its processes pass the memory cap, without failing a page', async () => {
+    const capped = pool({ memoryMb: 128, concurrency: 2 });
+    const renders = [0, 1, 2].map(() =>
+      capped.render({ url: `${sites.url}/heavy-assets/`, selectChains: () => ['pageReady'] }),
+    );
+    for (const rendered of await Promise.all(renders)) expect(rendered.js).toEqual({ pageReady: true });
+    expect(capped.stats.restartsForMemory).toBeGreaterThanOrEqual(1);
+    expect(capped.stats.browserStarts).toBeGreaterThanOrEqual(2);
+  });
+
   it('restarts a crashed browser and finishes the page it was rendering', async () => {
     const crashing = pool({ concurrency: 1 });
     await crashing.render({ url: `${sites.url}/plain/`, selectChains: () => [] });
