@@ -1,3 +1,4 @@
+import { ObservedHostnameEntity } from '../../../src/entities/observed-hostname.entity';
 import { DnsTestServer } from '../../helpers/dns-test-server';
 import { ANALYTICS_HOST, RenderedSites, startRenderedSites } from '../../helpers/rendered-sites';
 import { startTestService, TestService } from '../../helpers/test-service';
@@ -113,6 +114,19 @@ describe('rendered analysis through /analyze/v1/ and GraphQL', () => {
     expect(analysis.render).toBe('not-needed');
     // Only the static fetch asked for the page (a browser would have asked again).
     expect(sites.requests.slice(seen).filter((p) => p === '/plain/')).toHaveLength(1);
+  });
+
+  it('renders the first page of a crawl (the path Crawl and Lookup indexing share) and records XHR host names', async () => {
+    const crawl = await service.running.services.analyzer.crawl(`${sites.url}/tracked/`, {
+      render: 'always',
+    });
+    expect(crawl).toMatchObject({ ok: true, render: 'rendered' });
+    if (!crawl.ok) return;
+    expect(crawl.result.technologies.map((t) => t.slug)).toContain('amplitude');
+    const recorded = await service.running.services.db.manager.findOneBy(ObservedHostnameEntity, {
+      name: ANALYTICS_HOST,
+    });
+    expect(recorded).toMatchObject({ name: ANALYTICS_HOST, domain: 'amplitude.com' });
   });
 
   it('refuses a render value it does not know, naming the parameter', async () => {
