@@ -66,7 +66,7 @@ export function toUrlAnalysis(outcome: UrlOutcome): UrlAnalysis {
     linkedin: a.linkedin ?? null,
     twitter: a.twitter ?? null,
     facebook: a.facebook ?? null,
-    render: outcome.render,
-    skipped: outcome.skipped.map((s) => ({ slug: s.slug, name: s.name, reason: s.reason })),
+    render: outcome.render ?? null,
+    skipped: (outcome.skipped ?? []).map((s) => ({ slug: s.slug, name: s.name, reason: s.reason })),
   };
 }

@@ -40,10 +40,10 @@ export type UrlOutcome =
       technologies: DetectedTechnology[];
       analysedAt: Date;
       attributes: PageAttributes;
-      /** Whether a browser rendered the page, and if not why. */
-      render: RenderStatus;
+      /** Whether a browser rendered the page, and if not why (absent: not told). */
+      render?: RenderStatus;
       /** Technologies only a browser could confirm, left untried. */
-      skipped: SkippedTechnology[];
+      skipped?: SkippedTechnology[];
     }
   | { url: string; state: 'failed'; errors: ErrorObject[] }
   | { url: string; state: 'accepted' };
