@@ -38,7 +38,8 @@ async function listen(server: Server): Promise<number> {
  * - `/loader/`: RequireJS (data-main) loading jQuery as an AMD module;
  * - `/tracked/`: a page sending XHR and fetch calls to ANALYTICS_HOST (a second server);
  * - `/plain/`: static text, no script at all;
- * - `/slow/`: a page whose script never finishes loading (for deadlines);
+ * - `/slow/`: a page whose (blocking) script never finishes loading (for deadlines);
+ * - `/endless-async/`: a page whose load event never comes (an async script never finishes);
  * - `/delayed/`: a page whose script is answered after a second (to crash the browser meanwhile);
  * - `/heavy-assets/`: images, a font and a video the browser must not fetch.
  */
@@ -130,6 +131,15 @@ export async function startRenderedSites(): Promise<RenderedSites> {
           res,
           'text/html',
           page('Slow', '<p>Loading forever</p><script src="/never-ends.js"></script>'),
+        );
+      case '/endless-async/':
+        return send(
+          res,
+          'text/html',
+          page(
+            'Endless',
+            '<p>Partly there</p><script>window.partial = "yes"</script><script async src="/never-ends.js"></script>',
+          ),
         );
       case '/never-ends.js':
         // Answers headers, then never finishes the body: the load event never fires.

@@ -147,6 +147,15 @@ function readDomProperties(
   return out;
 }
 
+/** The promise's value, or `fallback` when it takes longer than `ms`. */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * True when the browser is gone or goes within a moment: a page error caused by the browser dying
  * can reach the caller just before the disconnection is reported.
@@ -418,7 +427,8 @@ export class BrowserPool {
     } finally {
       if (timer) clearTimeout(timer);
       if (onAbort) request.signal?.removeEventListener('abort', onAbort);
-      if (page) await page.close().catch(() => undefined);
+      // The page and any window it opened.
+      for (const open of pooled.context.pages()) await open.close().catch(() => undefined);
       this.stats.pagesRendered++;
       await this.giveBack(pooled);
     }
@@ -468,9 +478,15 @@ export class BrowserPool {
     });
 
     const started = Date.now();
+    // What is left for reading once the page is loaded and settled (content, scripts, evaluation).
+    const readingReserveMs = Math.min(1000, this.settings.pageTimeoutMs / 4);
+    const loadUntil = started + this.settings.pageTimeoutMs - readingReserveMs;
     let response: Response | null;
     try {
-      response = await page.goto(request.url, { waitUntil: 'load', timeout: this.settings.pageTimeoutMs });
+      response = await page.goto(request.url, {
+        waitUntil: 'domcontentloaded',
+        timeout: this.settings.pageTimeoutMs,
+      });
     } catch (error) {
       if (crashed) throw new RenderError('crash', 'the page crashed while loading');
       throw new RenderError(
@@ -482,13 +498,18 @@ export class BrowserPool {
     if (!response && /^https?:/i.test(request.url)) {
       throw new RenderError('navigation', 'the page gave no response');
     }
+    // The load event, if it comes in time: a page with one endless subresource is still read.
+    await page
+      .waitForLoadState('load', { timeout: Math.max(1, loadUntil - Date.now()) })
+      .catch(() => undefined);
     // Settle: until the network has been quiet for a moment, within the settle budget.
-    const settleUntil = Math.min(Date.now() + this.settings.settleMs, started + this.settings.pageTimeoutMs);
+    const settleUntil = Math.min(Date.now() + this.settings.settleMs, loadUntil);
     while (Date.now() < settleUntil && (inflight > 0 || Date.now() - lastActivity < QUIET_MS)) {
       await page.waitForTimeout(50);
     }
     const html = await page.content();
-    const bodies = await Promise.all(scripts);
+    // A script still streaming when reading starts is read as far as it got: not at all.
+    const bodies = await Promise.all(scripts.map((body) => within(body, readingReserveMs / 2, '')));
     const chains = request.selectChains([html, ...bodies.filter(Boolean)]);
     const probes = request.domProperties ?? [];
     const [js, domProperties] = await Promise.all([

@@ -137,6 +137,15 @@ describe('rendering real pages in headless Chromium', () => {
     expect(next.js).toEqual({ pageReady: true });
   });
 
+  it('still reads a page whose load event never comes, before its deadline', async () => {
+    const quick = pool({ pageTimeoutMs: 3000, concurrency: 1 });
+    const rendered = await quick.render({
+      url: `${sites.url}/endless-async/`,
+      selectChains: () => ['partial'],
+    });
+    expect(rendered.js).toEqual({ partial: 'yes' });
+  });
+
   it('recycles a context after its page budget', async () => {
     const recycling = pool({ recyclePages: 2, concurrency: 1 });
     for (let i = 0; i < 3; i++)
