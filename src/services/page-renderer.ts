@@ -27,6 +27,8 @@ export interface RenderedAnalysis {
 
 /** A script-heavy page whose visible text is shorter than this is taken for an app shell. */
 const APP_SHELL_TEXT_CHARS = 500;
+/** A global's name specific enough to be worth a browser: see shouldRender. */
+const SPECIFIC_GLOBAL = /^(?=.{6})(?:.+[A-Z0-9_$]|[_$])/;
 const HAS_INLINE_SCRIPT = /<script\b(?![^>]*\bsrc\s*=)[^>]*>\s*\S/i;
 const NOT_TEXT = /<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<[^>]+>/gi;
 
@@ -57,16 +59,30 @@ export class PageRenderer {
 
   /**
    * The `auto` rule: render when the page runs scripts (an external or a non-empty inline one) and
-   * either static detection left js/xhr-only technologies it hints at (a global's or an XHR host's
-   * name occurs in its markup or scripts: the `skipped` list), or the page looks like an app shell
-   * (under 500 characters of visible text). A page without scripts has nothing a browser could add.
+   * one of: it looks like an app shell (under 500 characters of visible text); static detection left
+   * an xhr-only technology it hints at (its host name occurs in the markup or scripts); or the markup
+   * or scripts name a JavaScript global that js patterns read, of a technology not already found,
+   * specific enough to mean something (an identifier such as `jQuery`, `__NEXT_DATA__` or
+   * `gaGlobal`: six characters or more with a capital inside, an underscore, a `$` or a digit; plain
+   * words such as `Base`, `search` or `moment` occur on most pages and alone do not justify a
+   * browser). A page without scripts has nothing a browser could add.
    */
   shouldRender(page: FetchedPage, staticResult: DetectionResult): boolean {
     const html = page.input.html;
     const hasScripts = (page.input.scriptSrc?.length ?? 0) > 0 || HAS_INLINE_SCRIPT.test(html);
     if (!hasScripts) return false;
-    if (staticResult.skipped.length > 0) return true;
-    return visibleTextLength(html, APP_SHELL_TEXT_CHARS) < APP_SHELL_TEXT_CHARS;
+    if (visibleTextLength(html, APP_SHELL_TEXT_CHARS) < APP_SHELL_TEXT_CHARS) return true;
+    if (staticResult.skipped.some((s) => s.reason === 'xhr')) return true;
+    const found = new Set(staticResult.technologies.map((t) => t.slug));
+    return this.engine
+      .jsChainsFor([html, ...(page.input.scripts ?? [])])
+      .some((chain) => SPECIFIC_GLOBAL.test(chain.split(/[.[]/)[0]) && !this.foundAlready(chain, found));
+  }
+
+  /** True when every technology reading this chain was found statically (rendering adds little). */
+  private foundAlready(chain: string, found: ReadonlySet<string>): boolean {
+    const fp = this.engine.fingerprints;
+    return (fp.jsPatterns.get(chain) ?? []).every((entry) => found.has(fp.technologies[entry.tech].slug));
   }
 
   async analyze(
