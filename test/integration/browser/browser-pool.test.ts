@@ -189,6 +189,16 @@ describe('the private-address guard in the browser', () => {
     hits = [];
     target = createServer((req, res) => {
       hits.push(req.url ?? '');
+      if (req.url === '/hop') {
+        // A redirect to a name only the guard proxy can resolve: the hop must go through it.
+        const port = (target.address() as AddressInfo).port;
+        res.writeHead(302, {
+          location: `http://hidden.test:${port}/landed`,
+          'access-control-allow-origin': '*',
+        });
+        res.end();
+        return;
+      }
       res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' });
       res.end('secret');
     });
@@ -218,7 +228,8 @@ describe('the private-address guard in the browser', () => {
       try { new WebSocket('ws://127.0.0.1:${port}/socket'); } catch (e) {}`;
     return `data:text/html,${encodeURIComponent(`<html><body><p>probe</p><script>${script}</script></body></html>`)}`;
   }
-  const lookup = async (host: string): Promise<string[]> => (host === 'rebind.test' ? ['127.0.0.1'] : []);
+  const lookup = async (host: string): Promise<string[]> =>
+    host === 'rebind.test' || host === 'hidden.test' ? ['127.0.0.1'] : [];
 
   it('lets nothing of the page reach loopback or link-local addresses when private targets are not allowed', async () => {
     const guarded = pool({ allowPrivateTargets: false, lookup });
@@ -234,5 +245,16 @@ describe('the private-address guard in the browser', () => {
     expect(String(rendered.js.guardResult)).toContain('/fetch=secret');
     expect(String(rendered.js.guardResult)).toContain('/name=secret');
     expect(hits).toEqual(expect.arrayContaining(['/fetch', '/name', '/script', '/frame']));
+  });
+
+  it('sends redirect hops through the proxy too (the target name resolves only there)', async () => {
+    const port = (target.address() as AddressInfo).port;
+    const open = pool({ allowPrivateTargets: true, lookup });
+    const script = `window.hop = 'pending'; fetch('http://rebind.test:${port}/hop').then(function (r) { return r.text(); }).then(function (t) { window.hop = t; }, function () { window.hop = 'failed'; });`;
+    const url = `data:text/html,${encodeURIComponent(`<html><body><script>${script}</script></body></html>`)}`;
+    const before = hits.length;
+    const rendered = await open.render({ url, selectChains: () => ['hop'] });
+    expect(rendered.js).toEqual({ hop: 'secret' });
+    expect(hits.slice(before)).toEqual(['/hop', '/landed']);
   });
 });
