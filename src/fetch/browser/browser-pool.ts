@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   chromium,
   type Browser,
@@ -86,7 +87,6 @@ const MAX_SCRIPTS = 50;
 const MAX_SCRIPT_CHARS = 1_000_000;
 const MAX_XHR = 200;
 const QUIET_MS = 300;
-const BROWSER_PROCESS = /chrom|headless/i;
 
 /** Runs in the page: a chain's value as the fingerprint format wants it (absent chains left out). */
 function readChains(chains: string[]): Record<string, string | number | boolean> {
@@ -204,6 +204,8 @@ export class BrowserPool {
   private active = 0;
   private closed = false;
   private restartWanted = false;
+  /** On the browser's command line (Chromium ignores it), so its processes can be told from others'. */
+  private readonly marker = `--browser-pool-id=${process.pid}-${randomUUID()}`;
   readonly stats: BrowserPoolStats = {
     pagesRendered: 0,
     browserStarts: 0,
@@ -246,12 +248,12 @@ export class BrowserPool {
 
   /** Resident memory of the browser's processes (the main process and its children). */
   async memoryBytes(): Promise<number> {
-    return processTreeRss(process.pid, BROWSER_PROCESS);
+    return processTreeRss(process.pid, this.marker);
   }
 
   /** The browser's processes (tests kill one to show a crash costs no job). */
   async processes(): Promise<ProcessInfo[]> {
-    return processTree(process.pid, BROWSER_PROCESS);
+    return processTree(process.pid, this.marker);
   }
 
   async close(): Promise<void> {
@@ -332,6 +334,7 @@ export class BrowserPool {
       handleSIGHUP: false,
       timeout: 30_000,
       args: [
+        this.marker,
         `--proxy-server=${proxy}`,
         // Chromium sends loopback requests around a proxy unless told not to.
         '--proxy-bypass-list=<-loopback>',

@@ -22,20 +22,32 @@ async function readProcess(pid: number): Promise<ProcessInfo | null> {
   }
 }
 
-/**
- * The descendants of `root` whose process name matches (Linux /proc; none elsewhere): the
- * browser's processes, its zygote and renderers included.
- */
-export async function processTree(root: number, name: RegExp): Promise<ProcessInfo[]> {
+async function allProcesses(): Promise<ProcessInfo[]> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
     return [];
   }
-  const all = (
-    await Promise.all(entries.filter((e) => /^\d+$/.test(e)).map((e) => readProcess(Number(e))))
-  ).filter((p): p is ProcessInfo => p !== null);
+  const read = await Promise.all(entries.filter((e) => /^\d+$/.test(e)).map((e) => readProcess(Number(e))));
+  return read.filter((p): p is ProcessInfo => p !== null);
+}
+
+async function commandLineHas(pid: number, marker: string): Promise<boolean> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).includes(marker);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The processes of one browser (Linux /proc; none elsewhere): the process started with `marker` on
+ * its command line, among the descendants of `root`, and everything below it (zygotes, renderers,
+ * GPU and network services). Another browser of the same process is not counted.
+ */
+export async function processTree(root: number, marker: string): Promise<ProcessInfo[]> {
+  const all = await allProcesses();
   const children = new Map<number, ProcessInfo[]>();
   for (const p of all) {
     const list = children.get(p.ppid);
@@ -46,13 +58,21 @@ export async function processTree(root: number, name: RegExp): Promise<ProcessIn
   const stack = [...(children.get(root) ?? [])];
   while (stack.length) {
     const p = stack.pop() as ProcessInfo;
-    if (name.test(p.name)) found.push(p);
-    stack.push(...(children.get(p.pid) ?? []));
+    if (await commandLineHas(p.pid, marker)) {
+      const tree = [p];
+      while (tree.length) {
+        const member = tree.pop() as ProcessInfo;
+        found.push(member);
+        tree.push(...(children.get(member.pid) ?? []));
+      }
+    } else {
+      stack.push(...(children.get(p.pid) ?? []));
+    }
   }
   return found;
 }
 
-/** Summed resident memory of processTree(root, name). */
-export async function processTreeRss(root: number, name: RegExp): Promise<number> {
-  return (await processTree(root, name)).reduce((sum, p) => sum + p.rssBytes, 0);
+/** Summed resident memory of processTree(root, marker). */
+export async function processTreeRss(root: number, marker: string): Promise<number> {
+  return (await processTree(root, marker)).reduce((sum, p) => sum + p.rssBytes, 0);
 }
