@@ -80,6 +80,14 @@ const schema = z.object({
   CRAWL_MAX_PAGES: int(25, 1, 25),
   CRAWL_CONCURRENCY_PER_HOST: int(2, 1, 16),
   CRAWL_DEADLINE_MS: int(90_000, 1000, 600_000),
+  // Browser rendering (issue 13): js/xhr/live-DOM fingerprints through Debian's headless Chromium.
+  RENDER: z.enum(['off', 'auto', 'always']).default('auto'),
+  BROWSER_EXECUTABLE: z.string().optional(),
+  BROWSER_CONCURRENCY: int(2, 1, 32),
+  BROWSER_PAGE_TIMEOUT_MS: int(10_000, 1000, 60_000),
+  BROWSER_SETTLE_MS: int(1500, 0, 30_000),
+  BROWSER_RECYCLE_PAGES: int(50, 1, 100_000),
+  BROWSER_MEMORY_MB: int(1024, 128, 65_536),
   // Subdomain finder (issue 6). Active discovery and zone transfers send many queries to the
   // domain's own name servers, so they are opt-in; the inline pass stays well inside the 10 s limit.
   SUBDOMAIN_ACTIVE_DISCOVERY: bool(false),

@@ -42,6 +42,7 @@ export async function startService(config: Config): Promise<RunningService> {
       stopped = true;
       await http.close();
       await worker?.stop();
+      await services.renderer.close();
       await db.close();
       logger.info('service stopped');
     },

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker shutting down');
     try {
       await worker.stop();
+      await services.renderer.close();
       await db.close();
       process.exit(0);
     } catch (error) {

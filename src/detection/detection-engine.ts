@@ -171,7 +171,18 @@ export class DetectionEngine {
     if (input.robots) runTexts('robots', [[bounded(input.robots, LIMITS.robots)]]);
     if (input.certIssuer) runTexts('certIssuer', [[bounded(input.certIssuer, LIMITS.headerValue)]]);
 
-    runTexts('scriptSrc', scriptUrls(input.scriptSrc ?? doc.scriptSrc, doc.baseHref, url));
+    // A rendered page's scripts include those a loader added: they join the static ones (once each).
+    const rendered = input.rendered;
+    const renderedDoc = rendered ? parseHtml(boundHtml(rendered.html)) : null;
+    const staticScripts = input.scriptSrc ?? doc.scriptSrc;
+    runTexts(
+      'scriptSrc',
+      scriptUrls(
+        renderedDoc ? [...staticScripts, ...renderedDoc.scriptSrc] : staticScripts,
+        doc.baseHref,
+        url,
+      ),
+    );
     const scripts = (input.scripts ?? [])
       .slice(0, LIMITS.scriptBodies)
       .map((s) => bounded(s, LIMITS.scriptBody));
@@ -197,11 +208,110 @@ export class DetectionEngine {
     this.runKeyed(fp.keyedPatterns.meta, metas, 'meta', record);
     this.runKeyed(fp.keyedPatterns.dns, Object.entries(input.dns ?? {}), 'dns', record);
 
-    this.runDom(doc, html, markupFound, record);
+    const domMatched = this.runDom(doc, html, markupFound, record);
+
+    if (rendered && renderedDoc) {
+      const renderedHtml = boundHtml(rendered.html);
+      this.runDom(renderedDoc, renderedHtml, fp.markupLiterals.scan([renderedHtml]), record, domMatched);
+      this.runRendered(rendered, record);
+      // Everything a browser could try was tried: nothing is left skipped.
+      return { technologies: resolveTechnologies(fp, found), skipped: [] };
+    }
 
     const technologies = resolveTechnologies(fp, found);
     const hintScans = scriptsFound ? [markupFound, scriptsFound] : [markupFound];
     return { technologies, skipped: this.skipped(hintScans, technologies) };
+  }
+
+  /**
+   * The js chains worth reading in a rendered page: those whose root name occurs in what the page
+   * loaded (its live DOM and script bodies), found by the same literal prefilter that reports skipped
+   * technologies, plus the few chains with roots too short to look for (`$`, `_`, `ko`). A few dozen
+   * chains instead of ~5,600: reading them all costs hundreds of milliseconds per page.
+   */
+  jsChainsFor(texts: readonly string[]): string[] {
+    const fp = this.fingerprints;
+    const bounded = texts.slice(0, LIMITS.scriptBodies + 1).map((t) => boundHtml(String(t)));
+    const scan = fp.markupLiterals.scan(bounded);
+    const chains = new Set(this.unfilteredChains());
+    for (const index of fp.hints.candidatesIn([scan])) {
+      const owner = fp.hintOwners[index];
+      if (owner.kind === 'js' && fp.jsPatterns.has(owner.value)) chains.add(owner.value);
+    }
+    return [...chains];
+  }
+
+  /** Live-DOM property probes (selector and property names) for a browser to read. */
+  domPropertyProbes(): { selector: string; properties: string[] }[] {
+    const bySelector = new Map<string, Set<string>>();
+    for (const rule of this.fingerprints.domPropertyRules) {
+      const names = bySelector.get(rule.selector) ?? new Set<string>();
+      rule.properties.forEach((p) => names.add(p.name));
+      bySelector.set(rule.selector, names);
+    }
+    return [...bySelector].map(([selector, names]) => ({ selector, properties: [...names] }));
+  }
+
+  private shortChains: string[] | null = null;
+
+  private unfilteredChains(): string[] {
+    this.shortChains ??= [...this.fingerprints.jsPatterns.keys()].filter(
+      (chain) => chain.split(/[.[]/)[0].replace(/\\/g, '').length < 3,
+    );
+    return this.shortChains;
+  }
+
+  /** js values, XHR requests and live-DOM properties of a rendered page. */
+  private runRendered(
+    rendered: NonNullable<DetectionInput['rendered']>,
+    record: (
+      tech: number,
+      kind: EvidenceKind,
+      pattern: Pattern,
+      match: RegExpExecArray | null,
+      key?: string,
+    ) => void,
+  ): void {
+    const fp = this.fingerprints;
+    for (const [chain, value] of Object.entries(rendered.js ?? {})) {
+      // false: the chain exists but holds nothing (an empty pattern would otherwise match "false").
+      if (value === false) continue;
+      const text = bounded(String(value), LIMITS.headerValue);
+      for (const entry of fp.jsPatterns.get(chain) ?? []) {
+        const match = entry.pattern.regex.exec(text);
+        if (match) record(entry.tech, 'js', entry.pattern, match, chain);
+      }
+    }
+    // Each request as its host and as host + path: a pattern counts once, on the first it matches.
+    const requests = (rendered.xhr ?? []).slice(0, LIMITS.scriptUrls).map((request) => {
+      const text = bounded(String(request), LIMITS.scriptUrl);
+      const slash = text.indexOf('/');
+      return slash < 0 ? [text] : [text.slice(0, slash), text];
+    });
+    if (requests.length) {
+      for (const { tech, pattern } of fp.xhrPatterns) {
+        search: for (const forms of requests) {
+          for (const text of forms) {
+            const match = pattern.regex.exec(text);
+            if (match) {
+              record(tech, 'xhr', pattern, match, forms[forms.length - 1]);
+              break search;
+            }
+          }
+        }
+      }
+    }
+    const properties = rendered.domProperties ?? {};
+    for (const rule of fp.domPropertyRules) {
+      const values = properties[rule.selector];
+      if (!values) continue;
+      for (const { name, pattern } of rule.properties) {
+        const value = values[name];
+        if (value === undefined || value === false) continue;
+        const match = pattern.regex.exec(bounded(String(value), LIMITS.headerValue));
+        if (match) record(rule.tech, 'dom', pattern, match, `${rule.selector} .${name}`);
+      }
+    }
   }
 
   private runKeyed(
@@ -235,6 +345,7 @@ export class DetectionEngine {
     }
   }
 
+  /** Runs the DOM rules the markup allows (but those in `skip`); returns the rules that found nodes. */
   private runDom(
     doc: ReturnType<typeof parseHtml>,
     html: string,
@@ -246,15 +357,19 @@ export class DetectionEngine {
       match: RegExpExecArray | null,
       key?: string,
     ) => void,
-  ): void {
+    skip?: ReadonlySet<number>,
+  ): Set<number> {
     const fp = this.fingerprints;
+    const matched = new Set<number>();
     const candidates = fp.domPrefilter.candidatesIn([markupFound]);
-    if (candidates.length === 0) return;
+    if (candidates.length === 0) return matched;
     const matcher = new DomMatcher(doc, html);
     for (const index of candidates) {
+      if (skip?.has(index)) continue;
       const rule = fp.domRules[index];
       const nodes = matcher.nodes(rule);
       if (nodes.length === 0) continue;
+      matched.add(index);
       if (rule.exists) record(rule.tech, 'dom', rule.exists, null, rule.selector);
       for (const { name, pattern } of rule.attributes) {
         for (const node of nodes) {
@@ -277,6 +392,7 @@ export class DetectionEngine {
         }
       }
     }
+    return matched;
   }
 
   private skipped(scans: readonly Uint8Array[], detected: { slug: string }[]): SkippedTechnology[] {

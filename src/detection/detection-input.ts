@@ -26,4 +26,18 @@ export interface DetectionInput {
   dns?: Record<string, string[]>;
   /** Issuer organisation/common name of the TLS certificate of an https site. */
   certIssuer?: string;
+  /** What a browser saw of the page, when it was rendered (js, xhr and live-DOM patterns need it). */
+  rendered?: RenderedInput;
+}
+
+/** The rendered page: the browser fetcher (src/fetch/browser) produces it. */
+export interface RenderedInput {
+  /** The live DOM, serialised after the page settled. */
+  html: string;
+  /** Values of the js chains read (strings, numbers, or booleans for other values); absent chains left out. */
+  js: Record<string, string | number | boolean>;
+  /** Live DOM properties read, by selector then property name. */
+  domProperties?: Record<string, Record<string, string | number | boolean>>;
+  /** XHR/fetch requests as host + path + query (`api.example.com/v1/x?y`). */
+  xhr: string[];
 }

@@ -14,11 +14,16 @@ export type EvidenceKind =
   | 'meta'
   | 'dns'
   | 'dom'
+  | 'js'
+  | 'xhr'
   | 'implies';
 
 export interface Evidence {
   kind: EvidenceKind;
-  /** Header, cookie, meta or DNS record name; CSS selector (with " @attr" or " ::text") for dom. */
+  /**
+   * Header, cookie, meta or DNS record name; CSS selector (with " @attr", " ::text" or " .property")
+   * for dom; the property chain for js; the request (host and path) for xhr.
+   */
   key?: string;
   /** The pattern as written in the fingerprints (tags included); for implies, the implying technology. */
   pattern: string;

@@ -164,7 +164,7 @@ function hintEntries(sources: readonly HintSource[]): { entries: PatternEntry[];
         if (!literals) continue;
         entries.push({ tech, pattern: literalPattern(literals[0], literals) });
       }
-      owners.push({ tech, kind });
+      owners.push({ tech, kind, value: String(value) });
     }
   }
   return { entries, owners };
@@ -173,6 +173,22 @@ function hintEntries(sources: readonly HintSource[]): { entries: PatternEntry[];
 export interface BrowserHint {
   tech: number;
   kind: 'js' | 'xhr';
+  /** The js chain (`jQuery.fn.jquery`) or the xhr pattern as written. */
+  value: string;
+}
+
+/** One js pattern: the value of a JavaScript property chain of the page's window. */
+export interface JsEntry {
+  tech: number;
+  chain: string;
+  pattern: Pattern;
+}
+
+/** A live-DOM property pattern (`body > div` with `_reactRootContainer`): needs a browser. */
+export interface DomPropertyRule {
+  tech: number;
+  selector: string;
+  properties: { name: string; pattern: Pattern }[];
 }
 
 const TEXT_KINDS: TextKind[] = ['url', 'html', 'text', 'css', 'robots', 'scriptSrc', 'scripts', 'certIssuer'];
@@ -251,6 +267,11 @@ export class Fingerprints {
   /** What the prefilters are built from; the sets themselves are built when first needed. */
   private readonly textEntries: Record<TextKind, PatternEntry[]>;
   private readonly hintSources: HintSource[];
+  /** js patterns by chain (a browser reads each chain once, however many patterns it has). */
+  readonly jsPatterns: ReadonlyMap<string, readonly JsEntry[]>;
+  /** xhr patterns, matched against the host (and path) of each XHR/fetch request of a rendered page. */
+  readonly xhrPatterns: readonly PatternEntry[];
+  readonly domPropertyRules: readonly DomPropertyRule[];
   private sets: PrefilterSets | null = null;
 
   /** Technology look-ups by slug, name and category, built on first use (the engine uses indices). */
@@ -313,6 +334,9 @@ export class Fingerprints {
     ) as never;
     const domRules: DomRule[] = [];
     const hintSources: HintSource[] = [];
+    const jsPatterns = new Map<string, JsEntry[]>();
+    const xhrPatterns: PatternEntry[] = [];
+    const domPropertyRules: DomPropertyRule[] = [];
 
     // The same pattern text recurs (DOM `exists: ''`, common attribute and header patterns): compiled
     // patterns are immutable, so each text is compiled once; an invalid one is still reported each time.
@@ -383,7 +407,7 @@ export class Fingerprints {
           }
         }
       }
-      compileDom(name, index, raw.dom, domRules, warn, compileUnfiltered);
+      compileDom(name, index, raw.dom, domRules, warn, compileUnfiltered, domPropertyRules);
 
       const browserOnly: ('js' | 'xhr')[] = [];
       if (raw.js && typeof raw.js === 'object') {
@@ -392,10 +416,23 @@ export class Fingerprints {
           browserOnly.push('js');
           hintSources.push({ tech: index, kind: 'js', values: properties });
         }
+        for (const [chain, values] of Object.entries(raw.js)) {
+          for (const value of toList(values)) {
+            const pattern = compileUnfiltered(name, 'js', value);
+            if (!pattern) continue;
+            const list = jsPatterns.get(chain);
+            if (list) list.push({ tech: index, chain, pattern });
+            else jsPatterns.set(chain, [{ tech: index, chain, pattern }]);
+          }
+        }
       }
       if (raw.xhr !== undefined) {
         browserOnly.push('xhr');
         hintSources.push({ tech: index, kind: 'xhr', values: toList(raw.xhr) });
+        for (const value of toList(raw.xhr)) {
+          const pattern = compileUnfiltered(name, 'xhr', value);
+          if (pattern) xhrPatterns.push({ tech: index, pattern });
+        }
       }
 
       const implies: Implication[] = resolveNames(name, 'implies', raw.implies).map(
@@ -450,6 +487,9 @@ export class Fingerprints {
       .sort((a, b) => a.id - b.id);
     this.textEntries = textEntries;
     this.hintSources = hintSources;
+    this.jsPatterns = jsPatterns;
+    this.xhrPatterns = xhrPatterns;
+    this.domPropertyRules = domPropertyRules;
     this.keyedPatterns = keyed;
     this.domRules = domRules;
     this.warnings = warnings;
@@ -598,6 +638,7 @@ function compileDom(
   out: DomRule[],
   warn: (technology: string, kind: string, pattern: string, message: string) => void,
   compile: (technology: string, kind: string, raw: string) => Pattern | null,
+  propertyRules: DomPropertyRule[],
 ): void {
   if (raw === undefined || raw === null) return;
   const rules: [string, RawDom][] =
@@ -637,6 +678,12 @@ function compileDom(
       if (pattern) attributes.push({ name: attribute.toLowerCase(), pattern });
     }
     const text = spec?.text !== undefined ? compileOrWarn(String(spec.text), 'dom') : null;
+    const properties: DomPropertyRule['properties'] = [];
+    for (const [property, value] of Object.entries(spec?.properties ?? {})) {
+      const pattern = compileOrWarn(String(value), 'dom');
+      if (pattern) properties.push({ name: property, pattern });
+    }
+    if (properties.length) propertyRules.push({ tech, selector, properties });
     if (!exists && attributes.length === 0 && !text) continue; // properties only: needs a browser
     let literals: string[] | null = null;
     if (scanned !== undefined) {

@@ -2,7 +2,13 @@ import { Arg, Args, ArgsType, Ctx, Field, Mutation, Query, Resolver, Root, Subsc
 import { TOPICS } from '../events/event-bus';
 import { GraphQLContext, requireCaller } from '../graphql/context';
 import { RateLimited } from '../graphql/guards';
-import { AnalysisCompleted, LookupResult, LookupStatus, UrlAnalysis } from '../schema/analysis.type';
+import {
+  AnalysisCompleted,
+  LookupResult,
+  LookupStatus,
+  RenderChoice,
+  UrlAnalysis,
+} from '../schema/analysis.type';
 import { toUrlAnalysis } from '../schema/analysis.mapper';
 import type { AnalysisCompletedEvent } from '../services/site-analyzer';
 import { parseFieldSets, parseUrlList } from './analysis-args';
@@ -42,9 +48,19 @@ async function analyseUrls(
 export class AnalysisResolver {
   @Query(() => UrlAnalysis, { description: 'GET /analyze/v1/: analyse one page now' })
   @RateLimited('analyze')
-  async analyze(@Ctx() ctx: GraphQLContext, @Arg('url') url: string): Promise<UrlAnalysis> {
+  async analyze(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('url') url: string,
+    @Arg('render', () => RenderChoice, {
+      nullable: true,
+      description: 'Browser rendering; RENDER when absent',
+    })
+    render: RenderChoice | null,
+  ): Promise<UrlAnalysis> {
     const caller = requireCaller(ctx);
-    return toUrlAnalysis(await ctx.services.analysis.analyzeV1(caller, parseHttpUrl('url', url)));
+    return toUrlAnalysis(
+      await ctx.services.analysis.analyzeV1(caller, parseHttpUrl('url', url), render ?? undefined),
+    );
   }
 
   @Query(() => [UrlAnalysis], {

@@ -34,9 +34,23 @@ export function toDetectedTechnology(
 
 export function toUrlAnalysis(outcome: UrlOutcome): UrlAnalysis {
   if (outcome.state === 'accepted')
-    return { url: outcome.url, state: UrlAnalysisState.ACCEPTED, technologies: [], errors: [] };
+    return {
+      url: outcome.url,
+      state: UrlAnalysisState.ACCEPTED,
+      technologies: [],
+      errors: [],
+      render: null,
+      skipped: [],
+    };
   if (outcome.state === 'failed')
-    return { url: outcome.url, state: UrlAnalysisState.FAILED, technologies: [], errors: outcome.errors };
+    return {
+      url: outcome.url,
+      state: UrlAnalysisState.FAILED,
+      technologies: [],
+      errors: outcome.errors,
+      render: null,
+      skipped: [],
+    };
   return {
     ...outcome.fields,
     url: outcome.url,
@@ -45,5 +59,7 @@ export function toUrlAnalysis(outcome: UrlOutcome): UrlAnalysis {
       toDetectedTechnology(t, outcome.analysedAt, siteKeyOf(outcome.siteUrl).hostname),
     ),
     errors: [],
+    render: outcome.render ?? null,
+    skipped: (outcome.skipped ?? []).map((s) => ({ slug: s.slug, name: s.name, reason: s.reason })),
   };
 }

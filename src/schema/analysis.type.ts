@@ -21,6 +21,29 @@ registerEnumType(UrlAnalysisState, {
   description: 'analysed now, failed now, or accepted for analysis with a callback',
 });
 
+export enum RenderChoice {
+  OFF = 'off',
+  AUTO = 'auto',
+  ALWAYS = 'always',
+}
+registerEnumType(RenderChoice, {
+  name: 'RenderChoice',
+  description:
+    'Browser rendering for this request: OFF, AUTO (when static detection leaves js/xhr candidates) or ALWAYS; RENDER=off on the server turns it off for every request',
+});
+
+@ObjectType({ description: 'A technology only a browser could have found (js or xhr patterns), not tried' })
+export class SkippedTechnologyType {
+  @Field()
+  slug: string;
+
+  @Field()
+  name: string;
+
+  @Field({ description: 'The pattern kind that needs a browser: js or xhr' })
+  reason: string;
+}
+
 @ObjectType({
   description:
     'The analysis of one URL (Analyze v1, Live v2, Crawl v2), with the field sets asked for (sets=)',
@@ -37,6 +60,19 @@ export class UrlAnalysis extends EnrichmentFieldsType {
 
   @Field(() => [AnalysisError])
   errors: AnalysisError[];
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Browser rendering of the page: rendered, off, not-needed (auto found no reason), unavailable (no browser installed) or failed (the static result stands); null unless analysed',
+  })
+  render: string | null;
+
+  @Field(() => [SkippedTechnologyType], {
+    description:
+      'Technologies the page hints at that only a browser could confirm, left untried (empty once rendered)',
+  })
+  skipped: SkippedTechnologyType[];
 }
 
 @ObjectType()

@@ -15,7 +15,8 @@ export class TechnologyCategory {
 @ObjectType({ description: 'Why a technology was detected: the pattern and what it matched' })
 export class DetectionEvidence {
   @Field({
-    description: 'Pattern kind: url, html, headers, cookies, meta, scriptSrc, scripts, dom, dns, implies...',
+    description:
+      'Pattern kind: url, html, headers, cookies, meta, scriptSrc, scripts, dom, dns, js and xhr (a rendered page), implies...',
   })
   kind: string;
 

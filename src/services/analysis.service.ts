@@ -4,7 +4,8 @@ import { JobKinds } from '../jobs/job-kinds';
 import { JobQueue } from '../jobs/job.queue';
 import { Database } from '../db/database';
 import { CREDIT_PRICES } from '../plans/credit-prices';
-import type { DetectedTechnology } from '../detection';
+import type { DetectedTechnology, SkippedTechnology } from '../detection';
+import type { RenderMode, RenderStatus } from './page-renderer';
 import { ErrorObject, toErrorObject } from './analysis-shapes';
 import type { Caller } from './caller';
 import { CallbackService } from './callback.service';
@@ -50,6 +51,10 @@ export type UrlOutcome =
       analysedAt: Date;
       /** The field sets asked for (sets=), as the index stored them. */
       fields: EnrichmentFields;
+      /** Whether a browser rendered the page, and if not why (absent: not told). */
+      render?: RenderStatus;
+      /** Technologies only a browser could confirm, left untried. */
+      skipped?: SkippedTechnology[];
     }
   | { url: string; state: 'failed'; errors: ErrorObject[] }
   | { url: string; state: 'accepted' };
@@ -87,7 +92,7 @@ export class AnalysisService {
   ) {}
 
   /** GET /analyze/v1/: one page, now. A failure is a normal answer (status error), counted but not charged. */
-  async analyzeV1(caller: Caller, url: string): Promise<UrlOutcome> {
+  async analyzeV1(caller: Caller, url: string, render?: RenderMode): Promise<UrlOutcome> {
     const price = CREDIT_PRICES.analyze;
     return this.metering.run(
       caller,
@@ -96,7 +101,7 @@ export class AnalysisService {
         cost: (out) => (out.state === 'analysed' ? price.credits : 0),
         reason: price.endpoint,
       },
-      () => this.analyseNow(caller, url, []),
+      () => this.analyseNow(caller, url, [], render),
     );
   }
 
@@ -146,10 +151,16 @@ export class AnalysisService {
     );
   }
 
-  private async analyseNow(caller: Caller, url: string, sets: EnrichmentSet[]): Promise<UrlOutcome> {
+  private async analyseNow(
+    caller: Caller,
+    url: string,
+    sets: EnrichmentSet[],
+    render?: RenderMode,
+  ): Promise<UrlOutcome> {
     const analysis = await this.analyzer.analyzePage(url, {
       signal: AbortSignal.timeout(SYNC_DEADLINE_MS),
       accountId: caller.principal.accountId,
+      render,
     });
     if (!analysis.ok) return { url, state: 'failed', errors: analysis.errors.map(toErrorObject) };
     return {
@@ -159,6 +170,8 @@ export class AnalysisService {
       technologies: analysis.result.technologies,
       analysedAt: analysis.analysedAt,
       fields: await this.storedFields(analysis.siteUrl, sets),
+      render: analysis.render,
+      skipped: analysis.result.skipped,
     };
   }
 

@@ -20,7 +20,7 @@ export interface LiveAnalysisSource {
   [field: string]: unknown;
 }
 
-const OWN_FIELDS = new Set(['url', 'state', 'technologies', 'errors', '__typename']);
+const OWN_FIELDS = new Set(['url', 'state', 'technologies', 'errors', 'render', 'skipped', '__typename']);
 
 /**
  * The Live v2 / Crawl v2 object of one URL, for the synchronous answer and the callbacks alike:

@@ -13,6 +13,8 @@ import { CreditService } from './credit.service';
 import { buildEmailVerifier, EmailVerificationService } from './email-verification.service';
 import { MeteringService } from './metering.service';
 import { MyAccountService } from './my-account.service';
+import { buildPageRenderer, PageRenderer } from './page-renderer';
+import { findBrowserExecutable, resolverLookup } from '../fetch/browser';
 import { QuotaService } from './quota.service';
 import { SiteAnalyzer } from './site-analyzer';
 import { SiteIndexService } from './site-index.service';
@@ -47,6 +49,8 @@ export interface Services {
   engine: DetectionEngine;
   siteIndex: SiteIndexService;
   analyzer: SiteAnalyzer;
+  /** Browser rendering (RENDER, BROWSER_*): lazily started, closed with the service. */
+  renderer: PageRenderer;
   analysis: AnalysisService;
   subdomains: SubdomainService;
   verification: EmailVerificationService;
@@ -110,6 +114,18 @@ export async function buildServices(
   metrics.setFingerprintCount(engine.fingerprints.technologies.length);
   const siteIndex = new SiteIndexService(db);
   const emailVerifier = buildEmailVerifier(config);
+  const renderer = buildPageRenderer(engine, config.RENDER, {
+    executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
+    concurrency: config.BROWSER_CONCURRENCY,
+    recyclePages: config.BROWSER_RECYCLE_PAGES,
+    pageTimeoutMs: config.BROWSER_PAGE_TIMEOUT_MS,
+    settleMs: config.BROWSER_SETTLE_MS,
+    memoryMb: config.BROWSER_MEMORY_MB,
+    userAgent: config.FETCH_USER_AGENT,
+    ignoreHttpsErrors: !config.FETCH_TLS_VERIFY,
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
+  });
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
   const enricher = new SiteEnricher(geoip, (slug) => engine.fingerprints.technologyBySlug(slug)?.pricing);
   const siteEmailVerifier = config.ENRICH_VERIFY_EMAILS
@@ -127,6 +143,7 @@ export async function buildServices(
     },
     { enricher, emailVerifier: siteEmailVerifier },
     metrics,
+    renderer,
   );
   const storedSites = new StoredSiteReader(db, siteIndex, engine.fingerprints);
   const analysis = new AnalysisService(
@@ -158,6 +175,7 @@ export async function buildServices(
     engine,
     siteIndex,
     analyzer,
+    renderer,
     analysis,
     subdomains,
     verification,

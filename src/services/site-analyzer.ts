@@ -6,6 +6,7 @@ import { emailVerificationSets, type SiteEmailVerifier } from '../enrichment';
 import { titleOf } from './page-title';
 import type { SiteEnricher } from './site-enricher';
 import type { ServiceMetrics } from '../metrics/service-metrics';
+import type { PageRenderer, RenderMode, RenderStatus } from './page-renderer';
 import { AnalysedPage, SiteIndexService } from './site-index.service';
 
 export type Analysis =
@@ -15,6 +16,8 @@ export type Analysis =
       /** The URL the site answered on (after redirects): the site the index recorded. */
       siteUrl: string;
       result: DetectionResult;
+      /** Whether the (root) page was rendered in a browser, and if not, why. */
+      render: RenderStatus;
       pages: number;
       analysedAt: Date;
     }
@@ -32,6 +35,8 @@ export interface AnalysisCompletedEvent {
 export interface AnalyzeOptions {
   signal?: AbortSignal;
   accountId?: number;
+  /** The caller's render choice; RENDER (the renderer's default) when absent. */
+  render?: RenderMode;
   /**
    * Verify the addresses found (verifiedEmail, safeEmail) before storing the record: background
    * jobs do, a synchronous request does not wait for SMTP conversations (its record keeps no verdicts).
@@ -66,6 +71,7 @@ export class SiteAnalyzer {
     private readonly crawlSettings: CrawlSettings,
     private readonly enrichment?: EnrichmentStep,
     private readonly metrics?: ServiceMetrics,
+    private readonly renderer: PageRenderer | null = null,
   ) {}
 
   /** One page through the engine, timed for the detection-time histogram. */
@@ -83,16 +89,17 @@ export class SiteAnalyzer {
     } catch (error) {
       return this.failed(url, [asFetchError(error)], analysedAt, options.accountId);
     }
-    const result = this.detect(page.input);
+    const rendered = await this.rendered(page, this.detect(page.input), options);
+    const result = rendered.result;
     await this.record(
       url,
       [{ page, result, isRoot: isRootPath(page.input.url) }],
       result,
-      page.hostnames,
+      withHosts(page.hostnames, rendered.xhrHosts),
       analysedAt,
       options,
     );
-    return { ok: true, url, siteUrl: page.input.url, result, pages: 1, analysedAt };
+    return { ok: true, url, siteUrl: page.input.url, result, render: rendered.status, pages: 1, analysedAt };
   }
 
   async crawl(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
@@ -120,16 +127,38 @@ export class SiteAnalyzer {
         : [new FetchError('NO_RESPONSE', 'No page could be fetched')];
       return this.failed(url, first, analysedAt, options.accountId);
     }
+    // The first page (the root, or the page asked for) is the one a browser renders: one render per
+    // site keeps a crawl's cost bounded while finding what only a browser can.
+    const first = analysed[0];
+    const rendered = await this.rendered(first.page, first.result, options);
+    first.result = rendered.result;
     const merged = mergeResults(analysed.map((a) => a.result));
-    await this.record(url, analysed, merged, crawl.hostnames, analysedAt, options);
+    await this.record(
+      url,
+      analysed,
+      merged,
+      withHosts(crawl.hostnames, rendered.xhrHosts),
+      analysedAt,
+      options,
+    );
     return {
       ok: true,
       url,
       siteUrl: analysed[0].page.input.url,
       result: merged,
+      render: rendered.status,
       pages: analysed.length,
       analysedAt,
     };
+  }
+
+  private async rendered(
+    page: FetchedPage,
+    result: DetectionResult,
+    options: AnalyzeOptions,
+  ): Promise<{ result: DetectionResult; status: RenderStatus; xhrHosts: string[] }> {
+    if (!this.renderer) return { result, status: 'unavailable', xhrHosts: [] };
+    return this.renderer.analyze(page, result, options.render, options.signal);
   }
 
   private async record(
@@ -227,6 +256,10 @@ export class SiteAnalyzer {
 function asFetchError(error: unknown): FetchError {
   if (error instanceof FetchError) return error;
   return new FetchError('NO_RESPONSE', error instanceof Error ? error.message : String(error));
+}
+
+function withHosts(hostnames: string[], more: string[]): string[] {
+  return more.length ? [...new Set([...hostnames, ...more])] : hostnames;
 }
 
 function isRootPath(url: string): boolean {

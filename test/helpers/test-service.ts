@@ -46,6 +46,8 @@ export async function startTestService(settings: Record<string, string> = {}): P
     DATABASE_URL: database.url,
     ALLOW_PRIVATE_TARGETS: 'true',
     SHUTDOWN_GRACE_MS: '2000',
+    // The browser is opted into by the tests about it (test/integration/browser), not started by all.
+    RENDER: 'off',
     ...settings,
   });
   const running = await startService(config);

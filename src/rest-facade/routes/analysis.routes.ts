@@ -5,7 +5,7 @@ import { toLiveV2Object } from '../../services/live-v2.presenter';
 import { toApplication } from '../../services/analysis-shapes';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';
-import { booleanParam, csvParam, stringParam, urlParam } from '../params';
+import { booleanParam, csvParam, enumParam, stringParam, urlParam } from '../params';
 import type { RestRoute } from '../route';
 
 /** GraphQL shapes the analysis routes read (see src/schema/analysis.type.ts). */
@@ -33,7 +33,8 @@ const TECHNOLOGY_FIELDS =
   'slug name version versions confidence icon website confirmedAt categories { id slug name }';
 const URL_ANALYSIS_FIELDS = `url state technologies { ${TECHNOLOGY_FIELDS} } errors { type message }`;
 /** UrlAnalysis's own fields; the rest are the enriched record's (sets=), derived from the schema. */
-const OWN_FIELDS = ['url', 'state', 'technologies', 'errors'];
+// render and skipped stay on GraphQL (Analyze v1's answer shows what was skipped its own way).
+const OWN_FIELDS = ['url', 'state', 'technologies', 'errors', 'render', 'skipped'];
 const setFieldsOf = (schema: GraphQLSchema) => selectionOf(schema, 'UrlAnalysis', OWN_FIELDS);
 
 const categoryEntrySchema: JsonSchema = {
@@ -193,9 +194,17 @@ export const ANALYSIS_ROUTES: RestRoute[] = [
       'A site that cannot be analysed gives status "error" with typed errors; it counts toward the quota but costs no credits.',
     tag: 'Analyze',
     family: 'analyze',
-    params: [urlParam({ name: 'url', required: true, description: 'The page to analyse' })],
-    operation: `query Analyze($url: String!) { analyze(url: $url) { ${URL_ANALYSIS_FIELDS} } }`,
-    variables: (v) => ({ url: v.url }),
+    params: [
+      urlParam({ name: 'url', required: true, description: 'The page to analyse' }),
+      enumParam({
+        name: 'render',
+        values: ['off', 'auto', 'always'] as const,
+        description:
+          'Browser rendering for js/xhr technologies (an addition to the published interface): off, auto (the server default RENDER decides when) or always',
+      }),
+    ],
+    operation: `query Analyze($url: String!, $render: RenderChoice) { analyze(url: $url, render: $render) { ${URL_ANALYSIS_FIELDS} } }`,
+    variables: (v) => ({ url: v.url, render: typeof v.render === 'string' ? v.render.toUpperCase() : null }),
     respond: (data) => {
       const a = data.analyze as UrlAnalysisData;
       if (a.state === 'FAILED')
