@@ -37,10 +37,29 @@ function creditHeadersPlugin(prefix: string): ApolloServerPlugin<GraphQLContext>
   };
 }
 
+/** The server could not listen; the message says what to change (main prints it without a stack). */
+export class ListenError extends Error {}
+
+function listenErrorOf(error: NodeJS.ErrnoException, port: number): Error {
+  if (error.code === 'EADDRINUSE') return new ListenError(`port ${port} is in use (set PORT)`);
+  if (error.code === 'EACCES') return new ListenError(`port ${port} needs privileges (set PORT)`);
+  if (error.code === 'EADDRNOTAVAIL') return new ListenError(`the address is not available here (set HOST)`);
+  return error;
+}
+
 export async function startHttpServer(services: Services, schema: GraphQLSchema): Promise<RunningHttpServer> {
   const { config } = services;
   const httpServer = createServer();
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: 64 * 1024 });
+  // noServer: the WebSocket server gets only the upgrades of /graphql, and never re-emits the HTTP
+  // server's errors (a port in use would otherwise be reported twice, with stack traces).
+  const wsServer = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  httpServer.on('upgrade', (request, socket, head) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+  });
   const wsCleanup = useServer<Record<string, unknown>, { contextBuilt?: GraphQLContext }>(
     {
       schema,
@@ -93,10 +112,18 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
   httpServer.requestTimeout = 60_000;
   httpServer.headersTimeout = 20_000;
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.PORT, config.HOST, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(config.PORT, config.HOST, () => {
+        httpServer.removeListener('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await apollo.stop();
+    throw listenErrorOf(error as NodeJS.ErrnoException, config.PORT);
+  }
   const port = (httpServer.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   logger.info({ port }, 'HTTP server listening');
