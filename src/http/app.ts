@@ -77,15 +77,24 @@ export async function createApp(
   return app;
 }
 
-/** body-parser's errors carry a `type`; they become our own 400/413 errors. */
+/** body-parser's errors carry a `type` (or at least a 4xx status); they become our own 400/413 errors. */
 function translateBodyError(error: unknown): unknown {
   if (error instanceof AppError) return error;
-  const type = (error as { type?: string })?.type;
+  const { type, status, expose } = (error ?? {}) as { type?: string; status?: unknown; expose?: unknown };
   if (type === 'entity.parse.failed')
     return new ValidationError('body', 'The request body is not valid JSON');
   if (type === 'entity.too.large') return new PayloadTooLargeError('The request body is too large');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ValidationError('body', 'The request body encoding is not supported');
+  }
+  if (type === 'request.aborted') return new ValidationError('body', 'The client aborted the request body');
+  // http-errors marks the client's faults as exposable 4xx: a compressed body that does not
+  // decompress, a body shorter or longer than its content-length.
+  if (typeof status === 'number' && status >= 400 && status < 500 && expose === true) {
+    return new ValidationError(
+      'body',
+      'The request body could not be read (corrupt compression or a wrong content-length)',
+    );
   }
   return error;
 }
