@@ -60,6 +60,13 @@ const schema = z.object({
   // The public catalogue (GET /v2/technologies/, /v2/categories/): no key, limited per client IP.
   PUBLIC_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
   CATALOGUE_CACHE_SECONDS: int(300, 0, 86_400),
+  // GraphQL documents are bounded before parsing grows with them (tokens) and before execution
+  // (aliases, depth, directives, cost): one request must not stall the process (issue 14 item 7).
+  GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
+  GRAPHQL_MAX_ALIASES: int(15, 0, 10_000),
+  GRAPHQL_MAX_DEPTH: int(10, 1, 100),
+  GRAPHQL_MAX_DIRECTIVES: int(50, 0, 10_000),
+  GRAPHQL_MAX_COST: int(5000, 1, 1_000_000),
   FETCH_USER_AGENT: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; TechIntelBot/1.0)'),
   FETCH_TIMEOUT_MS: int(20_000, 500, 120_000),
   FETCH_CONNECT_TIMEOUT_MS: int(10_000, 200, 60_000),

@@ -8,6 +8,7 @@ import { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../graphql/context';
+import { documentLimitsOf, parseWithinLimits } from '../graphql/document-limits';
 import { formatGraphQLError } from '../graphql/format-error';
 import { logger } from '../logger';
 import type { Services } from '../services/services';
@@ -49,6 +50,7 @@ function listenErrorOf(error: NodeJS.ErrnoException, port: number): Error {
 
 export async function startHttpServer(services: Services, schema: GraphQLSchema): Promise<RunningHttpServer> {
   const { config } = services;
+  const limits = documentLimitsOf(config);
   const httpServer = createServer();
   // noServer: the WebSocket server gets only the upgrades of /graphql, and never re-emits the HTTP
   // server's errors (a port in use would otherwise be reported twice, with stack traces).
@@ -79,6 +81,17 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
         return true;
       },
       context: (ctx) => ctx.extra.contextBuilt!,
+      // The same document limits as /graphql over HTTP, checked before anything runs.
+      onSubscribe: (_ctx, _id, payload) => {
+        const checked = parseWithinLimits(schema, payload.query, limits);
+        if ('errors' in checked) return checked.errors;
+        return {
+          schema,
+          document: checked.document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+        };
+      },
     },
     wsServer,
   );
@@ -88,6 +101,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     formatError: formatGraphQLError,
     includeStacktraceInErrorResponses: false,
     introspection: true,
+    parseOptions: limits.parseOptions,
+    validationRules: limits.validationRules,
     // Apollo would install its own SIGTERM/SIGINT handlers that stop it and then re-raise the signal,
     // killing the process before main.ts finishes the graceful stop (database, job leases, exit 0).
     stopOnTerminationSignals: false,
