@@ -7,6 +7,7 @@ import { buildContext, GraphQLContext } from '../graphql/context';
 import { createFacadeHandler } from '../rest-facade/facade-router';
 import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi';
 import { ROUTE_TABLE } from '../rest-facade/route-table';
+import { logger } from '../logger';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
 import { requestIdMiddleware } from './request-id';
@@ -71,6 +72,10 @@ export async function createApp(
   });
 
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if ((error as { type?: string } | null)?.type === 'request.aborted') {
+      // The client went away mid-body: nobody is left to answer, and it is not our fault.
+      logger.info({ requestId: res.locals.requestId as string }, 'client aborted the request body');
+    }
     sendError(res, translateBodyError(error), res.locals.requestId as string);
   });
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLSchema } from 'graphql';
+import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../graphql/context';
@@ -46,6 +46,25 @@ function listenErrorOf(error: NodeJS.ErrnoException, port: number): Error {
   if (error.code === 'EACCES') return new ListenError(`port ${port} needs privileges (set PORT)`);
   if (error.code === 'EADDRNOTAVAIL') return new ListenError(`the address is not available here (set HOST)`);
   return error;
+}
+
+/** Subscriptions run over graphql-ws; over HTTP they are refused with a 400 that says so. */
+function subscriptionsOverWebSocketPlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation }) {
+          if (operation?.operation !== 'subscription') return;
+          throw new GraphQLError(
+            'Subscriptions are served over WebSocket (graphql-ws) at /graphql, not over HTTP',
+            {
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+            },
+          );
+        },
+      };
+    },
+  };
 }
 
 export async function startHttpServer(services: Services, schema: GraphQLSchema): Promise<RunningHttpServer> {
@@ -110,6 +129,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
       creditHeadersPlugin(config.HEADER_PREFIX),
+      subscriptionsOverWebSocketPlugin(),
       {
         async serverWillStart() {
           return {
@@ -124,6 +144,20 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
   await apollo.start();
   const app = await createApp(services, schema, apollo);
   httpServer.on('request', app);
+  // CONNECT (a proxy request) bypasses the request handler; without a listener Node drops the
+  // socket without a word. Answer it like any unsupported method.
+  httpServer.on('connect', (_request, socket) => {
+    const requestId = randomUUID();
+    const body = JSON.stringify({
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'CONNECT is not supported: this is not a proxy',
+      requestId,
+    });
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, POST\r\nContent-Type: application/json; charset=utf-8\r\n' +
+        `x-request-id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   httpServer.requestTimeout = 60_000;
   httpServer.headersTimeout = 20_000;
 
