@@ -60,6 +60,8 @@ const schema = z.object({
   // The public catalogue (GET /v2/technologies/, /v2/categories/): no key, limited per client IP.
   PUBLIC_RATE_LIMIT_PER_MINUTE: int(60, 1, 100_000),
   CATALOGUE_CACHE_SECONDS: int(300, 0, 86_400),
+  // Presented API keys that fail, per client address per minute, before every key from it is refused.
+  AUTH_FAILURES_PER_MINUTE: int(20, 1, 100_000),
   // GraphQL documents are bounded before parsing grows with them (tokens) and before execution
   // (aliases, depth, directives, cost): one request must not stall the process (issue 14 item 7).
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
