@@ -142,20 +142,3 @@ export function urlParam(opts: Common): ParamSpec<string> {
     },
   };
 }
-
-/** A closed set of values (e.g. the family of a usage path is fixed by the route, not a parameter). */
-export function enumParam<T extends string>(
-  opts: Common & { values: readonly T[]; default?: T },
-): ParamSpec<T> {
-  return {
-    ...common(opts),
-    schema: { type: 'string', enum: [...opts.values], ...(opts.default ? { default: opts.default } : {}) },
-    parse(raw) {
-      const value = single(opts.name, raw).trim();
-      if (!(opts.values as readonly string[]).includes(value)) {
-        throw new ValidationError(opts.name, `${opts.name} must be one of ${opts.values.join(', ')}`);
-      }
-      return value as T;
-    },
-  };
-}
