@@ -1,4 +1,4 @@
-import { forEachConcurrently } from './concurrency-pool';
+import { forEachConcurrently } from '../fetch/concurrency';
 import { DnsQuerySession, type DnsQueryOptions } from './dns-query-session';
 import { isPrivateAddress } from '../fetch/private-address.guard';
 import { lookupNameAnswers } from './name-resolution';
