@@ -62,6 +62,8 @@ const schema = z.object({
   CATALOGUE_CACHE_SECONDS: int(300, 0, 86_400),
   // Presented API keys that fail, per client address per minute, before every key from it is refused.
   AUTH_FAILURES_PER_MINUTE: int(20, 1, 100_000),
+  // How often open WebSocket sessions re-check their key: a revoked key's sessions end within this.
+  WS_KEY_RECHECK_MS: int(2000, 50, 600_000),
   // GraphQL documents are bounded before parsing grows with them (tokens) and before execution
   // (aliases, depth, directives, cost): one request must not stall the process (issue 14 item 7).
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),

@@ -6,7 +6,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../graphql/context';
 import { documentLimitsOf, parseWithinLimits } from '../graphql/document-limits';
 import { formatGraphQLError } from '../graphql/format-error';
@@ -48,6 +48,33 @@ function listenErrorOf(error: NodeJS.ErrnoException, port: number): Error {
   return error;
 }
 
+/**
+ * The open WebSocket sessions of each API key, so that a key revoked (by the CLI, the API or
+ * another process) ends its sessions at the next re-check instead of streaming on.
+ */
+class KeySessions {
+  private readonly byKey = new Map<number, Set<WebSocket>>();
+
+  add(keyId: number | 'demo', socket: WebSocket): void {
+    if (keyId === 'demo') return; // the demo key is a setting, never revoked
+    let open = this.byKey.get(keyId);
+    if (!open) this.byKey.set(keyId, (open = new Set()));
+    open.add(socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      if (open.size === 0 && this.byKey.get(keyId) === open) this.byKey.delete(keyId);
+    });
+  }
+
+  keyIds(): number[] {
+    return [...this.byKey.keys()];
+  }
+
+  closeAll(keyId: number, code: number, reason: string): void {
+    for (const socket of this.byKey.get(keyId) ?? []) socket.close(code, reason);
+  }
+}
+
 /** Subscriptions run over graphql-ws; over HTTP they are refused with a 400 that says so. */
 function subscriptionsOverWebSocketPlugin(): ApolloServerPlugin<GraphQLContext> {
   return {
@@ -81,6 +108,16 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     }
     wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
   });
+  const sessions = new KeySessions();
+  const recheck = setInterval(() => {
+    void services.auth
+      .revokedAmong(sessions.keyIds())
+      .then((revoked) =>
+        revoked.forEach((keyId) => sessions.closeAll(keyId, 4403, 'Forbidden: API key revoked')),
+      )
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not re-check WebSocket keys'));
+  }, config.WS_KEY_RECHECK_MS);
+  recheck.unref();
   const wsCleanup = useServer<Record<string, unknown>, { contextBuilt?: GraphQLContext }>(
     {
       schema,
@@ -97,6 +134,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
         );
         if (!context.caller) return false;
         ctx.extra.contextBuilt = context;
+        sessions.add(context.caller.principal.keyId, ctx.extra.socket);
         return true;
       },
       context: (ctx) => ctx.extra.contextBuilt!,
@@ -182,6 +220,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     port,
     url: `http://${host}:${port}`,
     async close() {
+      clearInterval(recheck);
       const forced = setTimeout(() => httpServer.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
       forced.unref();
       await apollo.stop();
