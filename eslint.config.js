@@ -97,6 +97,20 @@ module.exports = defineConfig([
               from: ['./ormconfig.ts', './test', './bench'],
               message: 'src/enrichment is pure: it imports nothing of the project outside src/enrichment.',
             },
+            // verify/ and subdomains/ are network libraries like fetch/: they speak SMTP and DNS
+            // through the outbound guard and know nothing of storage, services, jobs or transports.
+            ...['./src/verify', './src/subdomains'].map((target) => ({
+              target,
+              from: [
+                './src/services',
+                './src/entities',
+                './src/db',
+                './src/jobs',
+                './src/workers',
+                ...transports,
+              ],
+              message: `${target.slice(2)} is a network library: it may use fetch, dns, errors and logger, never services, storage, jobs or transports.`,
+            })),
             {
               target: './src/services',
               from: transports,

@@ -68,6 +68,17 @@ const schema = z.object({
   // Freshness: the worker re-analyses sites last analysed longer ago than this (0: never), most-trafficked first.
   RECRAWL_AFTER_DAYS: int(30, 0, 3650),
   RECRAWL_PER_MINUTE: int(10, 0, 10_000),
+  // Presented API keys that fail, per client address per minute, before every key from it is refused.
+  AUTH_FAILURES_PER_MINUTE: int(20, 1, 100_000),
+  // How often open WebSocket sessions re-check their key: a revoked key's sessions end within this.
+  WS_KEY_RECHECK_MS: int(2000, 50, 600_000),
+  // GraphQL documents are bounded before parsing grows with them (tokens) and before execution
+  // (aliases, depth, directives, cost): one request must not stall the process (issue 14 item 7).
+  GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
+  GRAPHQL_MAX_ALIASES: int(15, 0, 10_000),
+  GRAPHQL_MAX_DEPTH: int(10, 1, 100),
+  GRAPHQL_MAX_DIRECTIVES: int(50, 0, 10_000),
+  GRAPHQL_MAX_COST: int(5000, 1, 1_000_000),
   FETCH_USER_AGENT: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; TechIntelBot/1.0)'),
   FETCH_TIMEOUT_MS: int(20_000, 500, 120_000),
   FETCH_CONNECT_TIMEOUT_MS: int(10_000, 200, 60_000),

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
+import { ListenError } from './http/server';
 import { logger } from './logger';
 import { startService } from './service-runtime';
 
@@ -16,7 +17,11 @@ async function main(): Promise<void> {
     throw error;
   }
   logger.level = config.LOG_LEVEL;
-  const service = await startService(config);
+  const service = await startService(config).catch((error: unknown) => {
+    if (!(error instanceof ListenError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  });
   logger.info({ url: service.url, database: config.DATABASE_URL.split(':')[0] }, 'service started');
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');

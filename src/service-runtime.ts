@@ -24,7 +24,10 @@ export async function startService(config: Config): Promise<RunningService> {
   const events = new EventBus();
   const services = await buildServices(config, db, events);
   const schema = await buildAppSchema(events);
-  const http = await startHttpServer(services, schema);
+  const http = await startHttpServer(services, schema).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
   const worker = config.EMBEDDED_WORKER ? startWorker(services) : null;
   // The detection engine builds its prefilter tables on the first page it sees; do that now, off
   // the request path, so the first real analysis does not pay for it.

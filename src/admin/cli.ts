@@ -12,66 +12,117 @@ import { sitesImport } from './sites-import.command';
  * database (DATABASE_URL, migrating it if needed) and calls the same services as the API.
  * Secrets (API keys, signing secrets) are printed once, here, and never again.
  */
-const USAGE = `Usage: npm run admin -- <command> [options]
-
-  account:create --name NAME --email ADDR --plan PLAN [--credits N] [--json]
-  account:show   --account ID [--json]
-  account:plan   --account ID --plan PLAN
-  key:create     --account ID [--json]
-  key:revoke     (--key KEY_ID | --api-key KEY)
-  credits:add    --account ID --credits N [--json]
-  secret:create  --account ID [--json]
-  sites:import   --file FILE [--format tranco|majestic|plain] [--limit N] [--crawl] [--json]
-  sites:rank     [--json]    recompute observed traffic ranks now (the worker does it hourly)
-
-Plans: demo, small, medium, large, business.`;
+interface Command {
+  synopsis: string;
+  description: string;
+  run(s: Services, o: Options): Promise<unknown>;
+}
 
 type Options = Record<string, string | boolean | undefined>;
 
-const COMMANDS: Record<string, (s: Services, o: Options) => Promise<unknown>> = {
-  'account:create': async (s, o) => {
-    const created = await s.accounts.createAccount({
-      name: text(o, 'name'),
-      email: text(o, 'email'),
-      plan: text(o, 'plan'),
-      credits: o.credits === undefined ? 0 : whole(o, 'credits'),
-    });
-    return { accountId: created.accountId, apiKey: created.apiKey };
+const COMMANDS: Record<string, Command> = {
+  'account:create': {
+    synopsis: '--name NAME --email ADDR --plan PLAN [--credits N] [--json]',
+    description: 'New account and its first API key (printed once). An email may hold one account.',
+    run: async (s, o) => {
+      const created = await s.accounts.createAccount({
+        name: text(o, 'name'),
+        email: text(o, 'email'),
+        plan: text(o, 'plan'),
+        credits: o.credits === undefined ? 0 : whole(o, 'credits'),
+      });
+      return { accountId: created.accountId, apiKey: created.apiKey };
+    },
   },
-  'account:show': async (s, o) => s.accounts.show(whole(o, 'account')),
-  'account:plan': async (s, o) => {
-    await s.accounts.setPlan(whole(o, 'account'), text(o, 'plan'));
-    return s.accounts.show(whole(o, 'account'));
+  'account:list': {
+    synopsis: '[--json]',
+    description: 'Every account: id, name, email, plan, credits, creation time.',
+    run: async (s) => s.accounts.listAccounts(),
   },
-  'key:create': async (s, o) => {
-    const created = await s.accounts.createKey(whole(o, 'account'));
-    return { accountId: created.accountId, keyId: created.keyId, apiKey: created.apiKey };
+  'account:show': {
+    synopsis: '--account ID [--json]',
+    description: 'Plan, balance, keys (prefixes only), whether a signing secret exists.',
+    run: async (s, o) => s.accounts.show(whole(o, 'account')),
   },
-  'key:revoke': async (s, o) => {
-    const keyId = await s.accounts.revokeKey(
-      o['api-key'] !== undefined ? { apiKey: text(o, 'api-key') } : { keyId: whole(o, 'key') },
-    );
-    return { keyId, revoked: true };
+  'account:plan': {
+    synopsis: '--account ID --plan PLAN',
+    description: 'Change the plan of an account.',
+    run: async (s, o) => {
+      await s.accounts.setPlan(whole(o, 'account'), text(o, 'plan'));
+      return s.accounts.show(whole(o, 'account'));
+    },
   },
-  'credits:add': async (s, o) => {
-    const accountId = whole(o, 'account');
-    await s.accounts.requireAccount(accountId);
-    const credits = await s.credits.grant(accountId, whole(o, 'credits'), 'admin credits:add');
-    return { accountId, credits };
+  'key:create': {
+    synopsis: '--account ID [--json]',
+    description: 'Another API key for the account (printed once).',
+    run: async (s, o) => {
+      const created = await s.accounts.createKey(whole(o, 'account'));
+      return { accountId: created.accountId, keyId: created.keyId, apiKey: created.apiKey };
+    },
   },
-  'sites:import': (s, o) =>
-    sitesImport(s, {
-      file: text(o, 'file'),
-      format: typeof o.format === 'string' ? o.format : 'tranco',
-      ...(o.limit !== undefined ? { limit: whole(o, 'limit') } : {}),
-      crawl: o.crawl === true,
-    }),
-  'sites:rank': (s) => s.trafficRanks.refreshObservedRanks(),
-  'secret:create': async (s, o) => {
-    const accountId = whole(o, 'account');
-    return { accountId, signingSecret: await s.accounts.createSigningSecret(accountId) };
+  'key:revoke': {
+    synopsis: '(--key KEY_ID | --api-key KEY)',
+    description: 'Revoke a key; it is refused at once.',
+    run: async (s, o) => {
+      const keyId = await s.accounts.revokeKey(
+        o['api-key'] !== undefined ? { apiKey: text(o, 'api-key') } : { keyId: whole(o, 'key') },
+      );
+      return { keyId, revoked: true };
+    },
+  },
+  'credits:add': {
+    synopsis: '--account ID --credits N [--json]',
+    description: 'Grant N credits (N at least 1); a ledger row is written.',
+    run: async (s, o) => {
+      const accountId = whole(o, 'account');
+      const raw = text(o, 'credits');
+      const amount = /^-\d{1,15}$/.test(raw) ? Number(raw) : whole(o, 'credits');
+      if (amount < 1) throw new UsageError('--credits must be at least 1 (credits are only ever added)');
+      await s.accounts.requireAccount(accountId);
+      const credits = await s.credits.grant(accountId, amount, 'admin credits:add');
+      return { accountId, credits };
+    },
+  },
+  'secret:create': {
+    synopsis: '--account ID [--json]',
+    description: 'Create or replace the callback signing secret (printed once).',
+    run: async (s, o) => {
+      const accountId = whole(o, 'account');
+      return { accountId, signingSecret: await s.accounts.createSigningSecret(accountId) };
+    },
+  },
+  'sites:import': {
+    synopsis: '--file FILE [--format tranco|majestic|plain] [--limit N] [--crawl] [--json]',
+    description:
+      'Import a ranked domain list (Tranco rank,domain CSV by default; Majestic CSV with header; plain: one domain a line). ' +
+      '--crawl enqueues a background crawl per domain (once ever). Progress on stderr, the summary as JSON.',
+    run: (s, o) =>
+      sitesImport(s, {
+        file: text(o, 'file'),
+        format: typeof o.format === 'string' ? o.format : 'tranco',
+        ...(o.limit !== undefined ? { limit: whole(o, 'limit') } : {}),
+        crawl: o.crawl === true,
+      }),
+  },
+  'sites:rank': {
+    synopsis: '[--json]',
+    description: 'Recompute observed traffic ranks now (the worker does it every TRAFFIC_RANK_REFRESH_MINUTES).',
+    run: (s) => s.trafficRanks.refreshObservedRanks(),
   },
 };
+
+const USAGE = `Usage: npm run --silent admin -- <command> [options]
+
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(15)}${c.synopsis}`)
+  .join('\n')}
+
+  help, --help, -h    this text; <command> --help explains one command
+
+Plans: demo, small, medium, large, business.`;
+
+const commandUsage = (name: string, c: Command) =>
+  `Usage: npm run --silent admin -- ${name} ${c.synopsis}\n\n${c.description}`;
 
 function text(o: Options, name: string): string {
   const value = o[name];
@@ -89,10 +140,23 @@ class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const run = command ? COMMANDS[command] : undefined;
-  if (!run) {
-    console.error(command ? `Unknown command ${command}\n\n${USAGE}` : USAGE);
+  if (command === undefined || ['help', '--help', '-h'].includes(command)) {
+    if (command === undefined) {
+      console.error(USAGE);
+      return 2;
+    }
+    const topic = command === 'help' && rest[0] ? COMMANDS[rest[0]] : undefined;
+    console.log(topic ? commandUsage(rest[0], topic) : USAGE);
+    return 0;
+  }
+  const chosen = COMMANDS[command];
+  if (!chosen) {
+    console.error(`Unknown command ${command}\n\n${USAGE}`);
     return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(commandUsage(command, chosen));
+    return 0;
   }
   const { values } = parseArgs({
     args: rest,
@@ -117,7 +181,7 @@ async function main(argv: string[]): Promise<number> {
   const db = await Database.open(config.DATABASE_URL);
   try {
     const services = await buildServices(config, db);
-    const result = await run(services, values);
+    const result = await chosen.run(services, values);
     console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     return 0;
   } finally {

@@ -594,9 +594,3 @@ export function rewriteForSafety(source: string): string {
   const parsed = parse(source);
   return parsed ? serialise(parsed.root, true) : source;
 }
-
-/** True when the parser understands the source (exported for tests of the round trip). */
-export function roundTrips(source: string): boolean {
-  const parsed = parse(source);
-  return parsed !== null && serialise(parsed.root, false) === source;
-}

@@ -4,6 +4,7 @@ import { TimeColumn } from './column-types';
 /** One credit movement; written in the same transaction as the balance change it explains. */
 @Entity('credit_ledger')
 @Index('idx_credit_ledger_account', ['accountId', 'id'])
+@Index('uq_credit_ledger_idempotency_key', ['idempotencyKey'], { unique: true })
 export class CreditLedgerEntryEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -28,6 +29,10 @@ export class CreditLedgerEntryEntity {
 
   @Column({ name: 'request_id', type: 'varchar', length: 64, nullable: true })
   requestId: string | null;
+
+  /** Set on movements that must happen at most once (a failed job's refund); unique. */
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 100, nullable: true })
+  idempotencyKey: string | null;
 
   @TimeColumn({ name: 'created_at' })
   createdAt: Date;

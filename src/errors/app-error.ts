@@ -4,7 +4,6 @@
  */
 export type ErrorCode =
   | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
   | 'PLAN_REQUIRED'
   | 'INSUFFICIENT_CREDITS'
   | 'RATE_LIMITED'
@@ -34,13 +33,6 @@ export class AppError extends Error {
 export class AuthError extends AppError {
   constructor(message = 'Missing or invalid API key (x-api-key header)') {
     super('UNAUTHENTICATED', message);
-  }
-}
-
-/** The caller is known but may not do this. */
-export class ForbiddenError extends AppError {
-  constructor(message: string) {
-    super('FORBIDDEN', message);
   }
 }
 

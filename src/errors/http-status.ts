@@ -1,9 +1,8 @@
-import { AppError, ErrorCode } from './app-error';
+import type { ErrorCode } from './app-error';
 
 /** The one place where error codes become HTTP statuses (the spec: 400, 403, 404, 405, 429, 5xx). */
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 403,
-  FORBIDDEN: 403,
   PLAN_REQUIRED: 403,
   INSUFFICIENT_CREDITS: 403,
   RATE_LIMITED: 429,
@@ -20,8 +19,4 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
 
 export function httpStatusOf(code: ErrorCode): number {
   return STATUS_BY_CODE[code] ?? 500;
-}
-
-export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
 }

@@ -2,9 +2,11 @@ import DataLoader from 'dataloader';
 import { In } from 'typeorm';
 import { SiteEntity, SiteTechnologyEntity } from '../entities';
 import { AppError, AuthError } from '../errors';
+import { logger } from '../logger';
 import type { Caller } from '../services/caller';
 import { newMeter } from '../services/caller';
 import type { Services } from '../services/services';
+import { failedAuthLimiterFor } from './public-rate-limiter';
 
 /** A technology on a site, as the index knows it. */
 export interface SiteTechnologyKey {
@@ -69,12 +71,20 @@ export async function buildContext(
   clientIp = '',
 ): Promise<GraphQLContext> {
   const base = { requestId, clientIp, services, loaders: createLoaders(services) };
+  // Guessing keys is throttled per client address: past the limit no key from it is looked at.
+  const failures = failedAuthLimiterFor(services);
   try {
+    if (apiKey) failures.check(clientIp);
     const principal = await services.auth.authenticate(apiKey);
     return { ...base, caller: { principal, requestId, meter: newMeter() }, authError: null };
   } catch (error) {
-    if (error instanceof AppError) return { ...base, caller: null, authError: error };
-    throw error;
+    if (!(error instanceof AppError)) throw error;
+    if (apiKey && error instanceof AuthError) {
+      failures.count(clientIp);
+      // Never the key itself, not even part of it.
+      logger.warn({ module: 'auth', requestId, clientIp, reason: error.message }, 'API key refused');
+    }
+    return { ...base, caller: null, authError: error };
   }
 }
 

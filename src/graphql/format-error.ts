@@ -1,4 +1,4 @@
-import { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { AppError } from '../errors';
 import { logger } from '../logger';
@@ -19,6 +19,13 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   const code = formatted.extensions?.code;
   if (code && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+  // Apollo refuses some requests itself with a 4xx and no code (a persisted-query hash that does
+  // not match its query): the caller's mistake, said as it is.
+  const status =
+    original instanceof GraphQLError ? (original.extensions?.http as { status?: number })?.status : 0;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
+  }
   logger.error({ err: original }, 'unexpected GraphQL error');
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
 }

@@ -49,7 +49,7 @@ export function PublicField(): MethodDecorator {
 
 /**
  * Marks a root field as belonging to an endpoint family: its calls are rate-limited per key and
- * family (graphql-rate-limit, in src/graphql/rate-limiter.ts) before the resolver runs.
+ * family (src/graphql/rate-limiter.ts) before the resolver runs.
  */
 export function RateLimited(family: Family): MethodDecorator {
   return createMethodMiddlewareDecorator<GraphQLContext>(async ({ context }, next) => {

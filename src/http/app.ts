@@ -7,6 +7,7 @@ import { buildContext, GraphQLContext } from '../graphql/context';
 import { createFacadeHandler } from '../rest-facade/facade-router';
 import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi';
 import { ROUTE_TABLE } from '../rest-facade/route-table';
+import { logger } from '../logger';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
 import { metricsRouter, requestMetricsMiddleware } from './metrics.routes';
@@ -78,21 +79,34 @@ export async function createApp(
   });
 
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if ((error as { type?: string } | null)?.type === 'request.aborted') {
+      // The client went away mid-body: nobody is left to answer, and it is not our fault.
+      logger.info({ requestId: res.locals.requestId as string }, 'client aborted the request body');
+    }
     sendError(res, translateBodyError(error), res.locals.requestId as string);
   });
 
   return app;
 }
 
-/** body-parser's errors carry a `type`; they become our own 400/413 errors. */
+/** body-parser's errors carry a `type` (or at least a 4xx status); they become our own 400/413 errors. */
 function translateBodyError(error: unknown): unknown {
   if (error instanceof AppError) return error;
-  const type = (error as { type?: string })?.type;
+  const { type, status, expose } = (error ?? {}) as { type?: string; status?: unknown; expose?: unknown };
   if (type === 'entity.parse.failed')
     return new ValidationError('body', 'The request body is not valid JSON');
   if (type === 'entity.too.large') return new PayloadTooLargeError('The request body is too large');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ValidationError('body', 'The request body encoding is not supported');
+  }
+  if (type === 'request.aborted') return new ValidationError('body', 'The client aborted the request body');
+  // http-errors marks the client's faults as exposable 4xx: a compressed body that does not
+  // decompress, a body shorter or longer than its content-length.
+  if (typeof status === 'number' && status >= 400 && status < 500 && expose === true) {
+    return new ValidationError(
+      'body',
+      'The request body could not be read (corrupt compression or a wrong content-length)',
+    );
   }
   return error;
 }

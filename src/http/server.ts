@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLSchema } from 'graphql';
+import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../graphql/context';
+import { documentLimitsOf, parseWithinLimits } from '../graphql/document-limits';
 import { formatGraphQLError } from '../graphql/format-error';
 import { introspectionPolicyPlugin, webSocketValidation } from '../graphql/introspection-policy';
 import { logger } from '../logger';
@@ -38,14 +39,90 @@ function creditHeadersPlugin(prefix: string): ApolloServerPlugin<GraphQLContext>
   };
 }
 
+/** The server could not listen; the message says what to change (main prints it without a stack). */
+export class ListenError extends Error {}
+
+function listenErrorOf(error: NodeJS.ErrnoException, port: number): Error {
+  if (error.code === 'EADDRINUSE') return new ListenError(`port ${port} is in use (set PORT)`);
+  if (error.code === 'EACCES') return new ListenError(`port ${port} needs privileges (set PORT)`);
+  if (error.code === 'EADDRNOTAVAIL') return new ListenError(`the address is not available here (set HOST)`);
+  return error;
+}
+
+/**
+ * The open WebSocket sessions of each API key, so that a key revoked (by the CLI, the API or
+ * another process) ends its sessions at the next re-check instead of streaming on.
+ */
+class KeySessions {
+  private readonly byKey = new Map<number, Set<WebSocket>>();
+
+  add(keyId: number | 'demo', socket: WebSocket): void {
+    if (keyId === 'demo') return; // the demo key is a setting, never revoked
+    let open = this.byKey.get(keyId);
+    if (!open) this.byKey.set(keyId, (open = new Set()));
+    open.add(socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      if (open.size === 0 && this.byKey.get(keyId) === open) this.byKey.delete(keyId);
+    });
+  }
+
+  keyIds(): number[] {
+    return [...this.byKey.keys()];
+  }
+
+  closeAll(keyId: number, code: number, reason: string): void {
+    for (const socket of this.byKey.get(keyId) ?? []) socket.close(code, reason);
+  }
+}
+
+/** Subscriptions run over graphql-ws; over HTTP they are refused with a 400 that says so. */
+function subscriptionsOverWebSocketPlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation }) {
+          if (operation?.operation !== 'subscription') return;
+          throw new GraphQLError(
+            'Subscriptions are served over WebSocket (graphql-ws) at /graphql, not over HTTP',
+            {
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+            },
+          );
+        },
+      };
+    },
+  };
+}
+
 export async function startHttpServer(services: Services, schema: GraphQLSchema): Promise<RunningHttpServer> {
   const { config } = services;
+  const limits = documentLimitsOf(config);
   const httpServer = createServer();
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: 64 * 1024 });
+  // noServer: the WebSocket server gets only the upgrades of /graphql, and never re-emits the HTTP
+  // server's errors (a port in use would otherwise be reported twice, with stack traces).
+  const wsServer = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  httpServer.on('upgrade', (request, socket, head) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+  });
+  const sessions = new KeySessions();
+  const recheck = setInterval(() => {
+    void services.auth
+      .revokedAmong(sessions.keyIds())
+      .then((revoked) =>
+        revoked.forEach((keyId) => sessions.closeAll(keyId, 4403, 'Forbidden: API key revoked')),
+      )
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not re-check WebSocket keys'));
+  }, config.WS_KEY_RECHECK_MS);
+  recheck.unref();
+  const introspectionCheck = webSocketValidation(config.GRAPHQL_INTROSPECTION);
   const wsCleanup = useServer<Record<string, unknown>, { contextBuilt?: GraphQLContext }>(
     {
       schema,
-      validate: webSocketValidation(config.GRAPHQL_INTROSPECTION),
       // The key travels in the connection parameters (browsers cannot set WebSocket headers);
       // an x-api-key header on the upgrade request is accepted too. A bad key closes the socket (4403).
       onConnect: async (ctx) => {
@@ -59,9 +136,24 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
         );
         if (!context.caller) return false;
         ctx.extra.contextBuilt = context;
+        sessions.add(context.caller.principal.keyId, ctx.extra.socket);
         return true;
       },
       context: (ctx) => ctx.extra.contextBuilt!,
+      // The same document limits as /graphql over HTTP, checked before anything runs.
+      onSubscribe: (_ctx, _id, payload) => {
+        const checked = parseWithinLimits(schema, payload.query, limits);
+        if ('errors' in checked) return checked.errors;
+        // onSubscribe's own arguments skip graphql-ws's validation: the introspection policy is applied here.
+        const refused = introspectionCheck?.(schema, checked.document) ?? [];
+        if (refused.length > 0) return refused;
+        return {
+          schema,
+          document: checked.document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+        };
+      },
     },
     wsServer,
   );
@@ -71,6 +163,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     formatError: formatGraphQLError,
     includeStacktraceInErrorResponses: false,
     introspection: true,
+    parseOptions: limits.parseOptions,
+    validationRules: limits.validationRules,
     // Apollo would install its own SIGTERM/SIGINT handlers that stop it and then re-raise the signal,
     // killing the process before main.ts finishes the graceful stop (database, job leases, exit 0).
     stopOnTerminationSignals: false,
@@ -79,6 +173,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       ApolloServerPluginLandingPageDisabled(),
       creditHeadersPlugin(config.HEADER_PREFIX),
       introspectionPolicyPlugin(config.GRAPHQL_INTROSPECTION),
+      subscriptionsOverWebSocketPlugin(),
       {
         async serverWillStart() {
           return {
@@ -93,13 +188,35 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
   await apollo.start();
   const app = await createApp(services, schema, apollo);
   httpServer.on('request', app);
+  // CONNECT (a proxy request) bypasses the request handler; without a listener Node drops the
+  // socket without a word. Answer it like any unsupported method.
+  httpServer.on('connect', (_request, socket) => {
+    const requestId = randomUUID();
+    const body = JSON.stringify({
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'CONNECT is not supported: this is not a proxy',
+      requestId,
+    });
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, POST\r\nContent-Type: application/json; charset=utf-8\r\n' +
+        `x-request-id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   httpServer.requestTimeout = 60_000;
   httpServer.headersTimeout = 20_000;
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.PORT, config.HOST, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(config.PORT, config.HOST, () => {
+        httpServer.removeListener('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await apollo.stop();
+    throw listenErrorOf(error as NodeJS.ErrnoException, config.PORT);
+  }
   const port = (httpServer.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   logger.info({ port }, 'HTTP server listening');
@@ -109,6 +226,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     port,
     url: `http://${host}:${port}`,
     async close() {
+      clearInterval(recheck);
       const forced = setTimeout(() => httpServer.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
       forced.unref();
       await apollo.stop();

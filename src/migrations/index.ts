@@ -3,6 +3,7 @@ import { JobsAndCallbacks1763840000000 } from './1763840000000-jobs-and-callback
 import { SiteIndex1763850000000 } from './1763850000000-site-index';
 import { EnrichmentPages1763940000000 } from './1763940000000-enrichment-pages';
 import { DomainRanks1763941000000 } from './1763941000000-domain-ranks';
+import { LedgerIdempotencyKey1763903000000 } from './1763903000000-ledger-idempotency-key';
 import { SiteEnrichmentStorage1763920000000 } from './1763920000000-site-enrichment-storage';
 
 /** Every migration, in order. One set runs on SQLite and MySQL/MariaDB. Append new ones here. */
@@ -10,6 +11,7 @@ export const MIGRATIONS = [
   PlatformAccounts1763830000000,
   JobsAndCallbacks1763840000000,
   SiteIndex1763850000000,
+  LedgerIdempotencyKey1763903000000,
   SiteEnrichmentStorage1763920000000,
   EnrichmentPages1763940000000,
   DomainRanks1763941000000,

@@ -142,7 +142,6 @@ export function urlParam(opts: Common): ParamSpec<string> {
     },
   };
 }
-
 /** A closed set of values (e.g. the family of a usage path is fixed by the route, not a parameter). */
 export function enumParam<T extends string>(
   opts: Common & { values: readonly T[]; default?: T },

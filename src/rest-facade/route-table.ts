@@ -1,5 +1,5 @@
 import type { RestRoute } from './route';
-import { ACCOUNT_ROUTES } from './routes/account.routes';
+import { ACCOUNT_ROUTES, usageRoutesFor } from './routes/account.routes';
 import { ANALYSIS_ROUTES } from './routes/analysis.routes';
 import { CATALOGUE_ROUTES } from './routes/catalogue.routes';
 import { LOOKUP_V2_ROUTES } from './routes/lookup-v2.routes';
@@ -10,7 +10,7 @@ import { VERIFY_ROUTES } from './routes/verify.routes';
  * The REST facade's route table: every documented path. Features add their routes here; the
  * router, the OpenAPI document and the contract tests all read this one list.
  */
-export const ROUTE_TABLE: readonly RestRoute[] = [
+const RESOURCE_ROUTES: readonly RestRoute[] = [
   ...ACCOUNT_ROUTES,
   ...ANALYSIS_ROUTES,
   ...LOOKUP_V2_ROUTES,
@@ -18,3 +18,6 @@ export const ROUTE_TABLE: readonly RestRoute[] = [
   ...SUBDOMAIN_ROUTES,
   ...CATALOGUE_ROUTES,
 ];
+
+/** The resources, then the `/usage` companion of each resource served (and only those). */
+export const ROUTE_TABLE: readonly RestRoute[] = [...RESOURCE_ROUTES, ...usageRoutesFor(RESOURCE_ROUTES)];

@@ -1,6 +1,6 @@
 import { Database } from '../db/database';
 import { AccountEntity, ApiKeyEntity } from '../entities';
-import { NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { isPlanName, PlanName, PLAN_NAMES } from '../plans/plan-catalog';
 import { displayPrefix, generateApiKey, generateSigningSecret, hashApiKey } from './api-key-codec';
 import { CreditService } from './credit.service';
@@ -50,6 +50,11 @@ export class AccountService {
     const apiKey = generateApiKey();
     const plan = input.plan;
     const ids = await this.db.transaction(async (m) => {
+      const taken = await m
+        .createQueryBuilder(AccountEntity, 'a')
+        .where('LOWER(a.email) = :email', { email: input.email.toLowerCase() })
+        .getExists();
+      if (taken) throw new ConflictError(`An account with the email ${input.email} exists already`);
       const inserted = await m.insert(AccountEntity, {
         name,
         email: input.email,
@@ -117,6 +122,19 @@ export class AccountService {
         revokedAt: k.revokedAt,
       })),
     };
+  }
+
+  /** Every account (demo included), oldest first, without keys or secrets. */
+  async listAccounts(): Promise<Omit<AccountSummary, 'keys' | 'hasSigningSecret'>[]> {
+    const accounts = await this.db.manager.find(AccountEntity, { order: { id: 'ASC' } });
+    return accounts.map((a) => ({
+      id: a.id,
+      name: a.name,
+      email: a.email,
+      plan: a.plan,
+      credits: a.credits,
+      createdAt: a.createdAt,
+    }));
   }
 
   async requireAccount(accountId: number): Promise<AccountEntity> {

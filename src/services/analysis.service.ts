@@ -112,8 +112,9 @@ export class AnalysisService {
       form === 'live-v2'
         ? { page: CREDIT_PRICES.liveUrl, crawl: CREDIT_PRICES.liveCrawl }
         : { page: CREDIT_PRICES.crawlV2Url, crawl: CREDIT_PRICES.crawlV2Crawl };
-    if (!input.recursive && urls.length > 1 && !input.callbackUrl) {
-      throw new ValidationError('callback_url', 'callback_url is required when more than one URL is given');
+    // The spec: with recursive=false the request is synchronous and only one URL may be given.
+    if (!input.recursive && urls.length > 1) {
+      throw new ValidationError('urls', 'urls must hold one URL when recursive is false');
     }
     if (input.recursive && !input.callbackUrl) {
       throw new ValidationError(
@@ -121,12 +122,11 @@ export class AnalysisService {
         'callback_url is required when recursive is true (the default)',
       );
     }
-    // recursive=false with one URL is synchronous (the spec: no callback is needed); a callback_url
-    // given anyway is not used. Everything else is answered by callback.
-    const synchronous = !input.recursive && urls.length === 1;
-    if (!synchronous && input.callbackUrl) {
+    // recursive=false is synchronous (the spec: no callback is needed); a callback_url given anyway
+    // is not used. Recursive requests are answered by callback.
+    if (input.recursive && input.callbackUrl) {
       const callbackUrl = await this.callbacks.validateUrl(input.callbackUrl);
-      const price = input.recursive ? prices.crawl : prices.page;
+      const price = prices.crawl;
       const total = price.credits * urls.length;
       return this.metering.run(caller, { minimumCost: total, cost: () => 0, reason: price.endpoint }, () =>
         this.enqueueAnalyses(caller, urls, {

@@ -1,3 +1,4 @@
+import { In, Not, IsNull } from 'typeorm';
 import { Database } from '../db/database';
 import { AccountEntity, ApiKeyEntity } from '../entities';
 import { AuthError } from '../errors';
@@ -31,5 +32,15 @@ export class AuthService {
     if (row.revokedAt) throw new AuthError('This API key has been revoked');
     const account = await this.db.manager.findOneOrFail(AccountEntity, { where: { id: row.accountId } });
     return { accountId: account.id, keyId: row.id, plan: account.plan, isDemo: account.isDemo };
+  }
+
+  /** Of these key ids, the ones revoked by now (open WebSocket sessions of them must end). */
+  async revokedAmong(keyIds: readonly number[]): Promise<number[]> {
+    if (keyIds.length === 0) return [];
+    const rows = await this.db.manager.find(ApiKeyEntity, {
+      select: { id: true },
+      where: { id: In([...keyIds]), revokedAt: Not(IsNull()) },
+    });
+    return rows.map((row) => row.id);
   }
 }

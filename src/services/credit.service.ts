@@ -92,10 +92,21 @@ export class CreditService {
     return remaining;
   }
 
-  /** A refund inside the caller's transaction; announce() it after the commit if subscribers should know. */
-  async refundWithin(m: EntityManager, accountId: number, amount: number, reason: string): Promise<number> {
+  /**
+   * A refund inside the caller's transaction that happens at most once per `key` (e.g. "job:42"):
+   * the new balance, or null when that key was refunded already. A run racing another one fails on
+   * the ledger's unique key and rolls back with its transaction. announce() it after the commit.
+   */
+  async refundOnce(
+    m: EntityManager,
+    key: string,
+    accountId: number,
+    amount: number,
+    reason: string,
+  ): Promise<number | null> {
     assertWholeCredits(amount);
-    return this.move(m, accountId, amount, 'refund', reason, null);
+    if (await m.exists(CreditLedgerEntryEntity, { where: { idempotencyKey: key } })) return null;
+    return this.move(m, accountId, amount, 'refund', reason, null, key);
   }
 
   async ledger(accountId: number, limit: number, before?: number): Promise<LedgerPage> {
@@ -117,6 +128,7 @@ export class CreditService {
     kind: CreditLedgerEntryEntity['kind'],
     reason: string,
     requestId: string | null,
+    idempotencyKey: string | null = null,
   ): Promise<number> {
     const update = m
       .createQueryBuilder()
@@ -135,6 +147,7 @@ export class CreditService {
       kind,
       reason: reason.slice(0, 200),
       requestId,
+      idempotencyKey,
       createdAt: new Date(),
     });
     return account.credits;

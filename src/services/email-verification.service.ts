@@ -25,6 +25,7 @@ export function buildEmailVerifier(config: Config): EmailVerifier {
     cacheMaxEntries: config.VERIFY_CACHE_MAX_ENTRIES,
     domainConcurrency: config.VERIFY_DOMAIN_CONCURRENCY,
     domainIntervalMs: config.VERIFY_DOMAIN_INTERVAL_MS,
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
   });
 }
 

@@ -4,7 +4,7 @@ import { JobKinds, JobQueue } from '../jobs';
 import { CREDIT_PRICES } from '../plans/credit-prices';
 import { collectDnsSubdomains, discoverSubdomains, resolveName } from '../subdomains';
 import type { NameResolution } from '../subdomains';
-import { forEachConcurrently } from '../subdomains/concurrency-pool';
+import { forEachConcurrently } from '../fetch/concurrency';
 import type { Caller } from './caller';
 import type { MeteringService } from './metering.service';
 import { parseSubdomainQuery, SubdomainQuery } from './subdomain-request';

@@ -1,6 +1,6 @@
-import { forEachConcurrently } from './concurrency-pool';
+import { forEachConcurrently } from '../fetch/concurrency';
 import { DnsQuerySession, type DnsQueryOptions } from './dns-query-session';
-import { isPublicAddress } from './name-server-address-guard';
+import { isPrivateAddress } from '../fetch/private-address.guard';
 import { lookupNameAnswers } from './name-resolution';
 import { ObservationCollector } from './observation-collector';
 import type { SubdomainObservation } from './subdomain-observation';
@@ -106,7 +106,7 @@ async function attemptZoneTransfer(
   ).flat();
   for (const host of new Set(addresses)) {
     if (session.closed) return false;
-    if (!options.allowPrivateNameServers && !isPublicAddress(host)) continue;
+    if (!options.allowPrivateNameServers && isPrivateAddress(host)) continue;
     const transfer = await transferZone(domain, {
       host,
       port: options.zoneTransferPort ?? 53,

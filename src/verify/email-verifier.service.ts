@@ -46,6 +46,8 @@ export interface EmailVerifierOptions {
   domainConcurrency?: number;
   /** Minimum spacing between probe starts per destination domain (VERIFY_DOMAIN_INTERVAL_MS). */
   domainIntervalMs?: number;
+  /** Let MX hosts resolve to private, loopback and link-local addresses (ALLOW_PRIVATE_TARGETS). */
+  allowPrivateTargets?: boolean;
   /** Milliseconds clock of the cache; tests pass a controllable one. */
   now?: () => number;
 }
@@ -72,6 +74,7 @@ const DEFAULTS = {
   cacheMaxEntries: 10_000,
   domainConcurrency: 2,
   domainIntervalMs: 500,
+  allowPrivateTargets: false,
 };
 
 const log = logger.child({ module: 'email-verifier' });
@@ -173,6 +176,7 @@ export class EmailVerifier {
             replyTimeoutMs: this.settings.replyTimeoutMs,
             maxHosts: this.settings.maxMxHosts,
             resolveAddresses: (host) => resolveHostAddresses(this.resolver, host, signal),
+            allowPrivateTargets: this.settings.allowPrivateTargets,
             signal,
           },
         ),

@@ -1,3 +1,4 @@
+import { isPrivateAddress } from '../fetch/private-address.guard';
 import type { HostAddresses } from './mail-exchange.resolver';
 import { SmtpConnection, SmtpConnectionError, type SmtpReply } from './smtp-connection.client';
 
@@ -12,6 +13,12 @@ export interface MailboxProbeOptions {
   /** MX hosts tried at most (in preference order). */
   maxHosts: number;
   resolveAddresses(host: string): Promise<HostAddresses>;
+  /**
+   * Connect to private, loopback and link-local addresses (ALLOW_PRIVATE_TARGETS). A domain's owner
+   * chooses its MX records, so without the guard anyone could make the service open SMTP sessions
+   * inside its own network.
+   */
+  allowPrivateTargets: boolean;
   /** The verification's overall bound. */
   signal: AbortSignal;
 }
@@ -58,6 +65,10 @@ export async function probeMailbox(
       continue;
     }
     for (const address of resolved.addresses) {
+      if (!options.allowPrivateTargets && isPrivateAddress(address)) {
+        failure = `${host} resolves to ${address}, a private, loopback, link-local or reserved address`;
+        continue;
+      }
       const outcome = await probeHost(host, address, recipients, options);
       if (outcome.connection || options.signal.aborted) return outcome;
       failure = outcome.failure ?? failure;

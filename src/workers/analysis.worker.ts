@@ -4,7 +4,6 @@ import { toApplication, toErrorObject, toTechnology } from '../services/analysis
 import type { CallbackService } from '../services/callback.service';
 import type { CreditService } from '../services/credit.service';
 import type { Database } from '../db/database';
-import { CreditLedgerEntryEntity } from '../entities';
 import type { AnalysisService } from '../services/analysis.service';
 import type { LookupV2Service } from '../services/lookup-v2.service';
 import { toLiveV2Object } from '../services/live-v2.presenter';
@@ -42,10 +41,7 @@ export function createAnalysisHandler(deps: AnalysisWorkerDeps): JobHandler<Anal
     const refunded = await deps.db.transaction(async (m) => {
       await deps.callbacks.schedule(m, { accountId: job.accountId, url: job.callbackUrl, event, payload });
       if (analysis.ok || job.charged <= 0) return null;
-      const already = await m.count(CreditLedgerEntryEntity, {
-        where: { accountId: job.accountId, kind: 'refund', reason },
-      });
-      return already === 0 ? deps.credits.refundWithin(m, job.accountId, job.charged, reason) : null;
+      return deps.credits.refundOnce(m, `job:${context.jobId}`, job.accountId, job.charged, reason);
     });
     // Subscribers (creditsChanged) hear of the refund once it is committed.
     if (refunded !== null) deps.credits.announce(job.accountId, refunded, job.charged, reason);

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { createGuardedAgent } from '../fetch/guarded-agent';
 import type { HostLookup } from '../fetch/private-address.guard';
+import { SERVICE_USER_AGENT } from '../service-version';
 
 export interface CallbackRequest {
   url: string;
@@ -47,7 +48,8 @@ export function createCallbackHttpClient(options: CallbackHttpClientOptions): Ca
       const response = await request(url, {
         method: 'POST',
         body,
-        headers,
+        // Receivers can tell the service's callbacks from other traffic (and which version sent them).
+        headers: { 'user-agent': SERVICE_USER_AGENT, ...headers },
         dispatcher: agent,
         signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
       });

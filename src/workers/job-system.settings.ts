@@ -1,16 +1,11 @@
 import type { Config } from '../config';
-import { JOB_KINDS, JobQueueOptions, JobRunnerOptions } from '../jobs';
-import type { CallbackServiceOptions } from '../services/callback.service';
+import { JOB_KINDS, JobRunnerOptions } from '../jobs';
 import type { CallbackHttpClientOptions } from './callback-http.client';
 
 /**
  * The settings of the job system in one place, so the API's embedded worker (npm start) and the
  * worker processes (npm run worker) run jobs the same way.
  */
-export function jobQueueOptions(config: Config): JobQueueOptions {
-  return { defaultMaxAttempts: config.JOB_MAX_ATTEMPTS };
-}
-
 export function jobRunnerOptions(config: Config): JobRunnerOptions {
   return {
     kinds: JOB_KINDS,
@@ -18,13 +13,6 @@ export function jobRunnerOptions(config: Config): JobRunnerOptions {
     leaseMs: config.JOB_LEASE_SECONDS * 1000,
     pollIntervalMs: config.JOB_POLL_INTERVAL_MS,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
-  };
-}
-
-export function callbackServiceOptions(config: Config): CallbackServiceOptions {
-  return {
-    retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
-    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
   };
 }
 

@@ -73,20 +73,27 @@ export const USAGE_PATHS: readonly { path: string; family: Family; tag: string }
   { path: '/v2/credits', family: 'credits', tag: 'Credits' },
 ];
 
-const usageRoutes: RestRoute[] = USAGE_PATHS.map(({ path, family, tag }) => ({
-  method: 'GET',
-  path: `${path}/usage`,
-  operationId: `getUsage${path.replace(/[^a-z0-9]+(.)/gi, (_, c: string) => c.toUpperCase())}`,
-  summary: `Quota and limits of the plan for ${path}/ (counts toward the quota)`,
-  tag,
-  family: 'usage',
-  params: [],
-  operation: `query Usage($family: EndpointFamily!) {
+/**
+ * The `<resource path>/usage` routes of the resources `served` actually holds: a usage path of a
+ * resource the service does not serve (lists, datasets) is an unknown path (404), not a 200.
+ */
+export function usageRoutesFor(served: readonly RestRoute[]): RestRoute[] {
+  const isServed = (path: string) => served.some((r) => r.path === path || r.path.startsWith(`${path}/`));
+  return USAGE_PATHS.filter(({ path }) => isServed(path)).map(({ path, family, tag }) => ({
+    method: 'GET',
+    path: `${path}/usage`,
+    operationId: `getUsage${path.replace(/[^a-z0-9]+(.)/gi, (_, c: string) => c.toUpperCase())}`,
+    summary: `Quota and limits of the plan for ${path}/ (counts toward the quota)`,
+    tag,
+    family: 'usage',
+    params: [],
+    operation: `query Usage($family: EndpointFamily!) {
     usage(family: $family) { api { throttle { rateLimit } quota { limit period } } plan { name quota { remaining } } }
   }`,
-  variables: () => ({ family: family.toUpperCase().replace(/-/g, '_') }),
-  respond: (data) => ({ status: 200, body: data.usage }),
-  responses: { 200: { description: 'The usage object', schema: usageSchema } },
-}));
+    variables: () => ({ family: family.toUpperCase().replace(/-/g, '_') }),
+    respond: (data) => ({ status: 200, body: data.usage }),
+    responses: { 200: { description: 'The usage object', schema: usageSchema } },
+  }));
+}
 
-export const ACCOUNT_ROUTES: RestRoute[] = [balanceRoute, ...usageRoutes];
+export const ACCOUNT_ROUTES: RestRoute[] = [balanceRoute];

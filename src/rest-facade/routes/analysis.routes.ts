@@ -125,7 +125,7 @@ function liveRoute(
     operationId: field === 'live' ? 'getLiveV2' : 'getCrawlV2',
     summary,
     description:
-      'recursive=false with one URL answers synchronously. Recursive requests (the default) and several URLs need ' +
+      'recursive=false analyses one URL synchronously (several URLs: 400). Recursive requests (the default) need ' +
       'callback_url: the answer is [{url, crawl: true}] (202) and one signed callback per URL follows.',
     tag: field === 'live' ? 'Live' : 'Crawl',
     family,
@@ -136,9 +136,9 @@ function liveRoute(
         minItems: 1,
         maxItems: 10,
         itemMaxLength: 2048,
-        description: 'One to ten comma-separated website URLs',
+        description: 'One to ten comma-separated website URLs; exactly one when recursive is false',
       }),
-      callbackParam(false, 'Required when recursive is true (the default) or more than one URL is given'),
+      callbackParam(false, 'Required when recursive is true (the default)'),
       booleanParam({
         name: 'recursive',
         default: true,

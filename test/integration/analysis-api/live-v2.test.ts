@@ -94,13 +94,22 @@ describe('GET /live/v2/ and GET /crawl/v2/ (one page, and several with a callbac
     expect(JSON.stringify(res.body)).toMatch(/callback_url/);
   });
 
-  it('answers 400 naming callback_url for several URLs without a callback', async () => {
-    const { apiKey } = await account();
-    const urls = [kit.sites.url('/'), kit.sites.url('/about/')].join(',');
-    const res = await kit.get(`/live/v2/?${q({ urls, recursive: 'false' })}`, apiKey);
-    expect(res.status).toBe(400);
-    expect(JSON.stringify(res.body)).toMatch(/callback_url/);
-  });
+  it.each(['live', 'crawl'])(
+    '/%s/v2/ answers 400 naming urls for several URLs with recursive=false, callback or not, charging nothing',
+    async (family) => {
+      const urls = [kit.sites.url('/'), kit.sites.url('/about/')].join(',');
+      for (const withCallback of [false, true]) {
+        // A fresh account each time: the Crawl v2 rate limit must not answer first.
+        const { accountId, apiKey } = await account(20);
+        const receiver = await kit.receiverFor(accountId);
+        const extra: Record<string, string> = withCallback ? { callback_url: receiver.url } : {};
+        const res = await kit.get(`/${family}/v2/?${q({ urls, recursive: 'false', ...extra })}`, apiKey);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ code: 'BAD_REQUEST', parameter: 'urls' });
+        expect(await kit.balance(accountId)).toBe(20);
+      }
+    },
+  );
 
   it('answers 400 naming urls for 11 URLs (and for none)', async () => {
     const { apiKey } = await account();
@@ -120,7 +129,7 @@ describe('GET /live/v2/ and GET /crawl/v2/ (one page, and several with a callbac
     const good = kit.sites.url('/about/');
     const bad = kit.sites.url('/error');
     const res = await kit.get(
-      `/live/v2/?${q({ urls: `${good},${bad}`, recursive: 'false', callback_url: receiver.url })}`,
+      `/live/v2/?${q({ urls: `${good},${bad}`, callback_url: receiver.url })}`,
       apiKey,
     );
     expect(res.status).toBe(202);
@@ -128,7 +137,7 @@ describe('GET /live/v2/ and GET /crawl/v2/ (one page, and several with a callbac
       { url: good, crawl: true },
       { url: bad, crawl: true },
     ]);
-    expect(creditHeaders(res)).toEqual({ spent: 2, remaining: 18 });
+    expect(creditHeaders(res)).toEqual({ spent: 10, remaining: 10 });
 
     const callbacks = await receiver.waitFor(2);
     await kit.jobsSettled();
@@ -144,7 +153,7 @@ describe('GET /live/v2/ and GET /crawl/v2/ (one page, and several with a callbac
     expect(ok.technologies.map((t: { slug: string }) => t.slug)).toContain('wordpress');
     expect(ok.technologies.find((t: { slug: string }) => t.slug === 'wordpress').versions).toEqual(['6.4.2']);
     expect(failed).toEqual({ url: bad, errors: [expect.stringMatching(/500/)] });
-    // The URL that failed entirely is refunded: one credit kept, one back.
-    expect(await kit.balance(accountId)).toBe(19);
+    // The URL that failed entirely is refunded: five credits kept, five back.
+    expect(await kit.balance(accountId)).toBe(15);
   });
 });

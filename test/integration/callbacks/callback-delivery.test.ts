@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AccountEntity } from '../../../src/entities/account.entity';
 import { CallbackDeliveryEntity } from '../../../src/entities/callback-delivery.entity';
 import { JobHandlerRegistry, JobKinds, JobQueue, JobRunner } from '../../../src/jobs';
@@ -8,6 +10,9 @@ import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-
 import { eventually, openTestDatabase, OpenedTestDatabase, testRunnerOptions } from '../jobs/job-test-kit';
 
 const SECRET = 'whsec_test_0123456789abcdef';
+const { version } = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
+  version: string;
+};
 
 describe('signed callback delivery', () => {
   let test: OpenedTestDatabase;
@@ -72,6 +77,7 @@ describe('signed callback delivery', () => {
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/callback');
     expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['user-agent']).toBe(`technology-intelligence-service/${version}`);
     expect(request.body).toBe(scheduled.body);
     expect(JSON.parse(request.body)).toEqual(payload);
     expect(request.headers['service-signature']).toMatch(/^[0-9a-f]{64}$/);

@@ -136,7 +136,7 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
 
   it.each([
     [['no:such-command'], 2, /Unknown command no:such-command/],
-    [[], 2, /Usage: npm run admin/],
+    [[], 2, /Usage: npm run --silent admin/],
     [['account:create', '--email', 'a@b.test', '--plan', 'small'], 1, /--name is required/],
     [
       ['account:create', '--name', 'X', '--email', 'not-an-email', '--plan', 'small'],
@@ -161,11 +161,59 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
     [['account:show', '--account', '999999'], 1, /Account 999999 not found/],
     [['credits:add', '--account', '999999', '--credits', '5'], 1, /Account 999999 not found/],
     [['key:revoke', '--api-key', 'tis_unknown'], 1, /API key not found/],
+    [['credits:add', '--account', '1', '--credits', '0'], 1, /--credits must be at least 1/],
+    [['credits:add', '--account', '1', '--credits=-5'], 1, /--credits must be at least 1/],
   ])('refuses bad input %j with exit code %i and a message', async (args, code, message) => {
     const result = await cli(...args);
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  });
+
+  it.each([['--help'], ['-h'], ['help']])(
+    '%s prints the usage of every command, exit code 0',
+    async (flag) => {
+      const result = await cli(flag);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: npm run --silent admin -- <command>/);
+      for (const command of ['account:create', 'account:list', 'credits:add', 'key:revoke']) {
+        expect(result.stdout).toContain(command);
+      }
+    },
+  );
+
+  it.each([
+    ['credits:add', '--help'],
+    ['account:list', '-h'],
+    ['help', 'key:revoke'],
+  ])('%s %s explains one command', async (...args) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(0);
+    const command = args[0] === 'help' ? args[1] : args[0];
+    expect(result.stdout).toMatch(new RegExp(`^Usage: npm run --silent admin -- ${command} `));
+  });
+
+  it('account:list lists accounts; a second account with the same email is refused', async () => {
+    const first = await json('account:create', '--name', 'Dup', '--email', 'dup@x.test', '--plan', 'small');
+    const again = await cli('account:create', '--name', 'Dup 2', '--email', 'DUP@x.test', '--plan', 'small');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/An account with the email DUP@x.test exists already/);
+    const listed = await json('account:list');
+    expect(listed.filter((a: { email: string }) => a.email.toLowerCase() === 'dup@x.test')).toEqual([
+      expect.objectContaining({ id: first.accountId, name: 'Dup', plan: 'small', credits: 0 }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain('tis_');
+  }, 60_000);
+
+  it('builds only when a source is newer than dist/ (npm start, worker and admin start at once)', async () => {
+    const script = `${REPO_ROOT}/scripts/build-if-stale.js`;
+    // The tests run on a fresh build: nothing to compile.
+    const current = await run(process.execPath, [script, '--check'], { cwd: REPO_ROOT });
+    expect(current.stdout.trim()).toBe('current');
+    const missing = await run(process.execPath, [script, '--check', '--dist', `${REPO_ROOT}/no-such-dist`], {
+      cwd: REPO_ROOT,
+    });
+    expect(missing.stdout.trim()).toBe('stale');
   });
 
   it('works in the documented `npm run --silent admin -- account:create ... --json` form', async () => {

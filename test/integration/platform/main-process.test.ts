@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { loadConfig } from '../../../src/config';
 import { Database } from '../../../src/db/database';
 import { buildServices } from '../../../src/services/services';
@@ -19,6 +20,32 @@ describe('node dist/src/main.js', () => {
     expect(proc.stderr()).toMatch(/Invalid configuration/);
     expect(proc.stderr()).toMatch(/PORT: /);
     expect(proc.stderr()).toMatch(/HEADER_PREFIX: must be lowercase letters, digits and dashes/);
+  });
+
+  it('says which port is in use and exits non-zero, without stack traces', async () => {
+    const database = await createTestDatabase();
+    const occupier = createTcpServer();
+    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
+    const { port } = occupier.address() as { port: number };
+    try {
+      const proc = spawnNode(
+        distEntry('src/main.js'),
+        [],
+        cleanEnv({
+          DATABASE_URL: database.url,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          EMBEDDED_WORKER: 'false',
+        }),
+      );
+      const { code } = await proc.exited;
+      expect(code).toBe(1);
+      expect(proc.stderr().trim()).toBe(`port ${port} is in use (set PORT)`);
+      expect(proc.stdout() + proc.stderr()).not.toMatch(/Internal error|\n\s+at /);
+    } finally {
+      await new Promise((resolve) => occupier.close(resolve));
+      await database.drop();
+    }
   });
 
   describe('a running service', () => {

@@ -29,10 +29,20 @@ describe('usage and quotas', () => {
     });
   });
 
+  it.each(['/v2/lists/usage', '/dataset/v1/usage/', '/nothing/v1/usage'])(
+    'GET %s answers 404: no usage for a resource the service does not serve',
+    async (path) => {
+      const { apiKey } = await service.createAccount({ plan: 'business' });
+      const res = await service.request(path, { key: apiKey });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
+    },
+  );
+
   it('counts usage requests and every other request toward the quota', async () => {
     const { apiKey } = await service.createAccount({ plan: 'small' });
     const first = await service.request('/lookup/v1/usage', { key: apiKey });
-    const second = await service.request('/v2/lookup/usage/', { key: apiKey });
+    const second = await service.request('/live/v2/usage/', { key: apiKey });
     expect(second.body.plan.quota.remaining).toBe(first.body.plan.quota.remaining - 1);
     await service.request('/v2/credits/balance/', { key: apiKey });
     await service.graphql(apiKey, '{ account { id } }');

@@ -51,7 +51,8 @@ describe('GraphQL subscriptions over graphql-ws', () => {
   };
 
   beforeAll(async () => {
-    service = await startTestService();
+    // Open sessions re-check their key often here, so a revocation ends them soon.
+    service = await startTestService({ WS_KEY_RECHECK_MS: '100' });
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.dispose()));
@@ -106,5 +107,26 @@ describe('GraphQL subscriptions over graphql-ws', () => {
   it('refuses a missing key', async () => {
     const { ended } = subscribe(connect({}));
     expect(await ended).toMatchObject({ code: 4403 });
+  });
+
+  it('ends the open subscriptions of a key once it is revoked, and refuses it afterwards', async () => {
+    const mine = await service.createAccount({ credits: 5 });
+    const before = service.running.services.events.listenerCount(TOPICS.creditsChanged);
+    const { events, ended } = subscribe(connect({ 'x-api-key': mine.apiKey }));
+    await waitFor(
+      () => service.running.services.events.listenerCount(TOPICS.creditsChanged) > before,
+      'subscription',
+    );
+    await service.running.services.credits.grant(mine.accountId, 1, 'before revocation');
+    await waitFor(() => events.length >= 1, 'the first event');
+
+    await service.running.services.accounts.revokeKey({ apiKey: mine.apiKey });
+    expect(await ended).toMatchObject({ code: 4403, reason: 'Forbidden: API key revoked' });
+    await service.running.services.credits.grant(mine.accountId, 1, 'after revocation');
+    expect(events).toHaveLength(1);
+
+    const again = subscribe(connect({ 'x-api-key': mine.apiKey }));
+    expect(await again.ended).toMatchObject({ code: 4403 });
+    expect(again.events).toEqual([]);
   });
 });

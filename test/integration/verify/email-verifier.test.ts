@@ -163,6 +163,8 @@ describe('EmailVerifier against real DNS and SMTP servers', () => {
       replyTimeoutMs: 1000,
       totalTimeoutMs: 8000,
       domainIntervalMs: 0,
+      // Every mail server of these tests is on loopback, which only the operator can allow.
+      allowPrivateTargets: true,
       ...options,
     });
   }
@@ -374,6 +376,15 @@ describe('EmailVerifier against real DNS and SMTP servers', () => {
     expect(server('blocklisted.test').sessions).toEqual([
       { connection: 1, helo: '', secure: false, mailFrom: null, rcptTo: [], data: false },
     ]);
+  });
+
+  it('MX hosts on private or loopback addresses are never contacted unless allowed', async () => {
+    const guarded = verifierWith({ allowPrivateTargets: false, cacheTtlSeconds: 0 });
+    const before = server('accepted.test').sessions.length;
+    await expect(guarded.verify('alice@accepted.test')).resolves.toEqual(
+      notReached('alice@accepted.test', 'accepted.test', {}),
+    );
+    expect(server('accepted.test').sessions).toHaveLength(before);
   });
 
   it('connection refused: unknown', async () => {

@@ -131,6 +131,8 @@ describe('layer boundaries in a stub tree', () => {
     'src/fetch/http-client.ts',
     'src/detection/matcher.ts',
     'src/errors/index.ts',
+    'src/verify/index.ts',
+    'src/subdomains/index.ts',
   ];
 
   beforeAll(() => {
@@ -165,6 +167,14 @@ describe('layer boundaries in a stub tree', () => {
     ['src/detection/x.ts', '../fetch/http-client', true],
     ['src/detection/x.ts', './matcher', false],
     ['src/resolvers/x.resolver.ts', '../services/account.service', false],
+    ['src/verify/x.ts', '../services/account.service', true],
+    ['src/verify/x.ts', '../entities/account.entity', true],
+    ['src/verify/x.ts', '../graphql/context', true],
+    ['src/verify/x.ts', '../fetch/http-client', false],
+    ['src/verify/x.ts', '../errors/index', false],
+    ['src/subdomains/x.ts', '../services/account.service', true],
+    ['src/subdomains/x.ts', '../jobs/job-queue', true],
+    ['src/subdomains/x.ts', '../fetch/http-client', false],
   ];
 
   it.each(cases)('%s importing %s violates: %s', async (file, importPath, violates) => {

@@ -1,4 +1,3 @@
-import { isPublicAddress } from '../../../src/subdomains/name-server-address-guard';
 import { ObservationCollector } from '../../../src/subdomains/observation-collector';
 import { SUBDOMAIN_WORDLIST } from '../../../src/subdomains/subdomain-wordlist';
 import { answersLikeWildcard } from '../../../src/subdomains/wildcard-detector';
@@ -14,30 +13,6 @@ describe('answersLikeWildcard', () => {
   it('keeps names with an answer of their own', () => {
     expect(answersLikeWildcard(['A 192.0.2.50', 'A 192.0.2.60'], wildcard)).toBe(false);
     expect(answersLikeWildcard(['CNAME edge.example.net'], wildcard)).toBe(false);
-  });
-});
-
-describe('isPublicAddress', () => {
-  it.each(['192.0.2.1', '8.8.8.8', '2001:db8::1', '2606:4700::1111'])('%s is public', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
-
-  it.each([
-    '127.0.0.1',
-    '10.1.2.3',
-    '172.20.0.1',
-    '192.168.1.1',
-    '169.254.169.254',
-    '100.64.0.1',
-    '0.0.0.0',
-    '::1',
-    '::',
-    'fd00::1',
-    'fe80::1',
-    '::ffff:127.0.0.1',
-    'not-an-ip',
-  ])('%s is not public', (address) => {
-    expect(isPublicAddress(address)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { forEachConcurrently } from '../../../src/subdomains/concurrency-pool';
+import { forEachConcurrently } from '../../../src/fetch/concurrency';
 
 describe('forEachConcurrently', () => {
   it('runs every item with no more than the limit in flight', async () => {
