@@ -129,6 +129,24 @@ describe('rendered analysis through /analyze/v1/ and GraphQL', () => {
     expect(recorded).toMatchObject({ name: ANALYTICS_HOST, domain: 'amplitude.com' });
   });
 
+  it('finds script-loaded libraries through /v2/lookup/ (analysed now, then answered from the index)', async () => {
+    const apiKey = (await service.createAccount({ plan: 'business', credits: 10 })).apiKey;
+    const url = `${sites.url}/loader/`;
+    const fresh = await service.request(
+      `/v2/lookup/?${new URLSearchParams({ urls: url, recursive: 'false', live: 'true' })}`,
+      {
+        key: apiKey,
+      },
+    );
+    expect(fresh.status).toBe(200);
+    const jquery = fresh.body[0].technologies.find((t: { slug: string }) => t.slug === 'jquery');
+    expect(jquery.versions).toContain('4.0.0');
+    const stored = await service.request(`/v2/lookup/?${new URLSearchParams({ urls: url })}`, {
+      key: apiKey,
+    });
+    expect(stored.body[0].technologies.map((t: { slug: string }) => t.slug)).toContain('jquery');
+  });
+
   it('refuses a render value it does not know, naming the parameter', async () => {
     const res = await service.request(
       `/analyze/v1/?url=${encodeURIComponent(`${sites.url}/plain/`)}&render=sometimes`,
