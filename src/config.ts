@@ -33,6 +33,10 @@ const schema = z.object({
       (v) => /^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/.test(v),
       'must be sqlite:PATH or mysql://user:pass@host:port/db',
     ),
+  // Deployment (issue 17): migrations run at start-up under a database-wide lock unless an operator
+  // runs them as a separate step (`npm run admin -- db:migrate`).
+  MIGRATE_ON_START: bool(true),
+  MIGRATION_LOCK_TIMEOUT_SECONDS: int(300, 1, 86_400),
   PUBLIC_BASE_URL: z.url().optional(),
   DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   DEMO_DAILY_REQUESTS: int(10, 1, 1_000_000),

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
-import { Database } from '../db/database';
+import { Config, ConfigError, loadConfig } from '../config';
+import { Database, openOptions } from '../db/database';
+import { migrateUnderLock, migrationStatus, StartupError } from '../db/migrator';
 import { AppError } from '../errors';
 import { logger } from '../logger';
 import { buildServices, Services } from '../services/services';
@@ -20,10 +21,28 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   key:revoke     (--key KEY_ID | --api-key KEY)
   credits:add    --account ID --credits N [--json]
   secret:create  --account ID [--json]
+  db:migrate     [--json]   run pending migrations (under the migration lock)
+  db:status      [--json]   applied and pending migrations; exit code 3 when some are pending
 
 Plans: demo, small, medium, large, business.`;
 
 type Options = Record<string, string | boolean | undefined>;
+
+/** Commands on the schema itself: they open the database without migrating it first. */
+const DB_COMMANDS: Record<
+  string,
+  (db: Database, config: Config) => Promise<{ result: unknown; code: number }>
+> = {
+  'db:migrate': async (db, config) => {
+    const { applied, lock } = await migrateUnderLock(db.dataSource, config.MIGRATION_LOCK_TIMEOUT_SECONDS);
+    const { applied: all } = await migrationStatus(db.dataSource);
+    return { result: { applied, lock, total: all.length }, code: 0 };
+  },
+  'db:status': async (db) => {
+    const status = await migrationStatus(db.dataSource);
+    return { result: status, code: status.pending.length > 0 ? 3 : 0 };
+  },
+};
 
 const COMMANDS: Record<string, (s: Services, o: Options) => Promise<unknown>> = {
   'account:create': async (s, o) => {
@@ -79,7 +98,8 @@ class UsageError extends Error {}
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const run = command ? COMMANDS[command] : undefined;
-  if (!run) {
+  const dbRun = command ? DB_COMMANDS[command] : undefined;
+  if (!run && !dbRun) {
     console.error(command ? `Unknown command ${command}\n\n${USAGE}` : USAGE);
     return 2;
   }
@@ -99,12 +119,14 @@ async function main(argv: string[]): Promise<number> {
   });
   const config = loadConfig();
   logger.level = 'warn';
-  const db = await Database.open(config.DATABASE_URL);
+  const db = await Database.open(config.DATABASE_URL, dbRun ? { migrate: 'skip' } : openOptions(config));
   try {
-    const services = await buildServices(config, db);
-    const result = await run(services, values);
+    let result: unknown;
+    let code = 0;
+    if (dbRun) ({ result, code } = await dbRun(db, config));
+    else result = await run!(await buildServices(config, db), values);
     console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
-    return 0;
+    return code;
   } finally {
     await db.close();
   }
@@ -113,7 +135,12 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof AppError ||
+      error instanceof ConfigError ||
+      error instanceof StartupError
+    ) {
       console.error(error.message);
     } else if ((error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
