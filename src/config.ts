@@ -37,6 +37,17 @@ const schema = z.object({
   // runs them as a separate step (`npm run admin -- db:migrate`).
   MIGRATE_ON_START: bool(true),
   MIGRATION_LOCK_TIMEOUT_SECONDS: int(300, 1, 86_400),
+  // Encrypts the callback signing secrets at rest (AES-256-GCM): 32 bytes, base64 or 64 hex digits.
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine(
+      (v) =>
+        v === undefined ||
+        /^[0-9a-fA-F]{64}$/.test(v.trim()) ||
+        (/^[A-Za-z0-9+/_-]{43}=?$/.test(v.trim()) && Buffer.from(v.trim(), 'base64').length === 32),
+      'must be 32 bytes as base64 (44 characters) or 64 hex digits; `npm run admin -- secrets:generate-key` prints one',
+    ),
   PUBLIC_BASE_URL: z.url().optional(),
   DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   DEMO_DAILY_REQUESTS: int(10, 1, 1_000_000),

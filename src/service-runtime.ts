@@ -22,7 +22,10 @@ export interface RunningService {
 export async function startService(config: Config): Promise<RunningService> {
   const db = await Database.open(config.DATABASE_URL, openOptions(config));
   const events = new EventBus();
-  const services = await buildServices(config, db, events);
+  const services = await buildServices(config, db, events).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
   const schema = await buildAppSchema(events);
   const http = await startHttpServer(services, schema);
   const worker = config.EMBEDDED_WORKER ? startWorker(services) : null;

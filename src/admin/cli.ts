@@ -5,6 +5,7 @@ import { Database, openOptions } from '../db/database';
 import { migrateUnderLock, migrationStatus, StartupError } from '../db/migrator';
 import { AppError } from '../errors';
 import { logger } from '../logger';
+import { generateSecretsKey, parseSecretsKey } from '../services/secret-vault';
 import { buildServices, Services } from '../services/services';
 
 /**
@@ -21,6 +22,9 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   key:revoke     (--key KEY_ID | --api-key KEY)
   credits:add    --account ID --credits N [--json]
   secret:create  --account ID [--json]
+  secrets:generate-key      print a new random SECRETS_KEY
+  secrets:rotate-key [--json]  re-encrypt every signing secret: old key in SECRETS_KEY (unset when
+                 they are plaintext), new key in SECRETS_NEW_KEY; then set SECRETS_KEY to the new key
   db:migrate     [--json]   run pending migrations (under the migration lock)
   db:status      [--json]   applied and pending migrations; exit code 3 when some are pending
 
@@ -75,6 +79,16 @@ const COMMANDS: Record<string, (s: Services, o: Options) => Promise<unknown>> = 
     const credits = await s.credits.grant(accountId, whole(o, 'credits'), 'admin credits:add');
     return { accountId, credits };
   },
+  'secrets:rotate-key': async (s) => {
+    const text = process.env.SECRETS_NEW_KEY;
+    const key = text ? parseSecretsKey(text) : null;
+    if (!key) {
+      throw new UsageError(
+        'SECRETS_NEW_KEY must hold the new key: 32 bytes as base64 (44 characters) or 64 hex digits',
+      );
+    }
+    return s.secrets.rotate(key);
+  },
   'secret:create': async (s, o) => {
     const accountId = whole(o, 'account');
     return { accountId, signingSecret: await s.accounts.createSigningSecret(accountId) };
@@ -97,6 +111,10 @@ class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'secrets:generate-key') {
+    console.log(generateSecretsKey());
+    return 0;
+  }
   const run = command ? COMMANDS[command] : undefined;
   const dbRun = command ? DB_COMMANDS[command] : undefined;
   if (!run && !dbRun) {

@@ -19,6 +19,8 @@ import { SiteIndexService } from './site-index.service';
 import { SiteEnricher } from './site-enricher';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip.database';
+import { logger } from '../logger';
+import { parseSecretsKey, SecretVault } from './secret-vault';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -46,6 +48,8 @@ export interface Services {
   catalogue: CatalogueService;
   /** GeoIP of the addresses sites answer on (GEOIP_DATABASE_PATH or the bundled DB-IP Lite). */
   geoip: GeoIpLookup;
+  /** The accounts' callback signing secrets, encrypted at rest under SECRETS_KEY. */
+  secrets: SecretVault;
   /** The enrichment step (fetch facts + GeoIP + pricing → SiteEnrichment); wave 2 stores its result. */
   enricher: SiteEnricher;
 }
@@ -73,8 +77,12 @@ export async function buildServices(
   db: Database,
   events = new EventBus(),
 ): Promise<Services> {
+  const secrets = new SecretVault(db, config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null);
+  const report = await secrets.prepare();
+  if (report.migrated > 0) logger.info(report, 'plaintext signing secrets encrypted with SECRETS_KEY');
+  if (report.plaintext > 0) logger.warn(report, 'signing secrets are stored in plaintext: set SECRETS_KEY');
   const credits = new CreditService(db, events);
-  const accounts = new AccountService(db, credits);
+  const accounts = new AccountService(db, credits, secrets);
   const demoAccountId = config.DEMO_API_KEY ? await accounts.ensureDemoAccount() : null;
   const auth = new AuthService(db, { key: config.DEMO_API_KEY, accountId: demoAccountId });
   const quota = new QuotaService(db, () => new Date(), config.DEMO_DAILY_REQUESTS);
@@ -83,6 +91,7 @@ export async function buildServices(
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    secrets,
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
   const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
@@ -118,6 +127,7 @@ export async function buildServices(
     verification,
     catalogue,
     geoip,
+    secrets,
     enricher,
   };
 }
