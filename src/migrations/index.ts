@@ -2,6 +2,7 @@ import { PlatformAccounts1763830000000 } from './1763830000000-platform-accounts
 import { JobsAndCallbacks1763840000000 } from './1763840000000-jobs-and-callbacks';
 import { SiteIndex1763850000000 } from './1763850000000-site-index';
 import { SealedSigningSecrets1763901000000 } from './1763901000000-sealed-signing-secrets';
+import { RetentionIndexes1763901000001 } from './1763901000001-retention-indexes';
 import { SiteEnrichmentStorage1763920000000 } from './1763920000000-site-enrichment-storage';
 
 /** Every migration, in order. One set runs on SQLite and MySQL/MariaDB. Append new ones here. */
@@ -10,5 +11,6 @@ export const MIGRATIONS = [
   JobsAndCallbacks1763840000000,
   SiteIndex1763850000000,
   SealedSigningSecrets1763901000000,
+  RetentionIndexes1763901000001,
   SiteEnrichmentStorage1763920000000,
 ];

@@ -20,6 +20,7 @@ import { SiteEnricher } from './site-enricher';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip.database';
 import { logger } from '../logger';
+import { RetentionService } from './retention.service';
 import { parseSecretsKey, SecretVault } from './secret-vault';
 
 /**
@@ -50,6 +51,8 @@ export interface Services {
   geoip: GeoIpLookup;
   /** The accounts' callback signing secrets, encrypted at rest under SECRETS_KEY. */
   secrets: SecretVault;
+  /** Removes finished work past its retention period (run by the worker). */
+  retention: RetentionService;
   /** The enrichment step (fetch facts + GeoIP + pricing → SiteEnrichment); wave 2 stores its result. */
   enricher: SiteEnricher;
 }
@@ -128,6 +131,14 @@ export async function buildServices(
     catalogue,
     geoip,
     secrets,
+    retention: new RetentionService(db, {
+      succeededJobDays: config.JOB_RETENTION_DAYS,
+      deadJobDays: config.DEAD_JOB_RETENTION_DAYS,
+      deliveredCallbackDays: config.DELIVERY_LOG_RETENTION_DAYS,
+      failedCallbackDays: config.FAILED_DELIVERY_RETENTION_DAYS,
+      usageChargeDays: config.USAGE_RETENTION_DAYS,
+      batchSize: config.RETENTION_BATCH_SIZE,
+    }),
     enricher,
   };
 }
