@@ -83,7 +83,8 @@ export async function buildServices(
   const secrets = new SecretVault(db, config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null);
   const report = await secrets.prepare();
   if (report.migrated > 0) logger.info(report, 'plaintext signing secrets encrypted with SECRETS_KEY');
-  if (report.plaintext > 0) logger.warn(report, 'signing secrets are stored in plaintext: set SECRETS_KEY');
+  // info, not warn: the admin CLI prints JSON on stdout with logs at warn.
+  if (report.plaintext > 0) logger.info(report, 'signing secrets are stored in plaintext: set SECRETS_KEY');
   const credits = new CreditService(db, events);
   const accounts = new AccountService(db, credits, secrets);
   const demoAccountId = config.DEMO_API_KEY ? await accounts.ensureDemoAccount() : null;
