@@ -33,6 +33,29 @@ const schema = z.object({
       (v) => /^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/.test(v),
       'must be sqlite:PATH or mysql://user:pass@host:port/db',
     ),
+  // Deployment (issue 17): migrations run at start-up under a database-wide lock unless an operator
+  // runs them as a separate step (`npm run admin -- db:migrate`).
+  MIGRATE_ON_START: bool(true),
+  MIGRATION_LOCK_TIMEOUT_SECONDS: int(300, 1, 86_400),
+  // Encrypts the callback signing secrets at rest (AES-256-GCM): 32 bytes, base64 or 64 hex digits.
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine(
+      (v) =>
+        v === undefined ||
+        /^[0-9a-fA-F]{64}$/.test(v.trim()) ||
+        (/^[A-Za-z0-9+/_-]{43}=?$/.test(v.trim()) && Buffer.from(v.trim(), 'base64').length === 32),
+      'must be 32 bytes as base64 (44 characters) or 64 hex digits; `npm run admin -- secrets:generate-key` prints one',
+    ),
+  // Retention (issue 17): finished work older than these many days is removed by the worker.
+  JOB_RETENTION_DAYS: int(7, 1, 3650),
+  DEAD_JOB_RETENTION_DAYS: int(30, 1, 3650),
+  DELIVERY_LOG_RETENTION_DAYS: int(30, 1, 3650),
+  FAILED_DELIVERY_RETENTION_DAYS: int(90, 1, 3650),
+  USAGE_RETENTION_DAYS: int(400, 1, 3650),
+  RETENTION_BATCH_SIZE: int(500, 1, 10_000),
+  RETENTION_INTERVAL_SECONDS: int(3600, 1, 86_400),
   PUBLIC_BASE_URL: z.url().optional(),
   DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   DEMO_DAILY_REQUESTS: int(10, 1, 1_000_000),

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { ListenError } from './http/server';
+import { StartupError } from './db/migrator';
 import { logger } from './logger';
 import { startService } from './service-runtime';
 
@@ -38,6 +39,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof StartupError) {
+    logger.fatal(error.message);
+    console.error(error.message);
+    process.exit(1);
+  }
   logger.fatal({ err: error }, 'start-up failed');
   process.exit(1);
 });

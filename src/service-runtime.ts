@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Config } from './config';
-import { Database } from './db/database';
+import { Database, openOptions } from './db/database';
 import { EventBus } from './events/event-bus';
 import { buildAppSchema } from './graphql/build-schema';
 import { RunningHttpServer, startHttpServer } from './http/server';
@@ -20,9 +20,12 @@ export interface RunningService {
 
 /** Starts everything `npm start` runs: storage (migrated), services, HTTP + WebSocket, the embedded worker. Tests call it too. */
 export async function startService(config: Config): Promise<RunningService> {
-  const db = await Database.open(config.DATABASE_URL);
+  const db = await Database.open(config.DATABASE_URL, openOptions(config));
   const events = new EventBus();
-  const services = await buildServices(config, db, events);
+  const services = await buildServices(config, db, events).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
   const schema = await buildAppSchema(events);
   const http = await startHttpServer(services, schema).catch(async (error: unknown) => {
     await db.close();

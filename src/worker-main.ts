@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
-import { Database } from './db/database';
+import { Database, openOptions } from './db/database';
+import { StartupError } from './db/migrator';
 import { logger } from './logger';
 import { buildServices } from './services/services';
 import { startWorker } from './workers/worker-runtime';
@@ -13,7 +14,7 @@ import { startWorker } from './workers/worker-runtime';
 async function main(): Promise<void> {
   const config = loadConfig();
   logger.level = config.LOG_LEVEL;
-  const db = await Database.open(config.DATABASE_URL);
+  const db = await Database.open(config.DATABASE_URL, openOptions(config));
   const services = await buildServices(config, db);
   const worker = startWorker(services);
   logger.info('worker started');
@@ -41,6 +42,11 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(error.message);
     process.exit(2);
+  }
+  if (error instanceof StartupError) {
+    logger.fatal(error.message);
+    console.error(error.message);
+    process.exit(1);
   }
   logger.fatal({ err: error }, 'worker failed to start');
   process.exit(1);

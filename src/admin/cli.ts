@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
-import { Database } from '../db/database';
+import { Config, ConfigError, loadConfig } from '../config';
+import { Database, openOptions } from '../db/database';
+import { migrateUnderLock, migrationStatus, StartupError } from '../db/migrator';
 import { AppError } from '../errors';
 import { logger } from '../logger';
+import { generateSecretsKey, parseSecretsKey } from '../services/secret-vault';
 import { buildServices, Services } from '../services/services';
 import { sitesImport } from './sites-import.command';
 
@@ -15,7 +17,12 @@ import { sitesImport } from './sites-import.command';
 interface Command {
   synopsis: string;
   description: string;
-  run(s: Services, o: Options): Promise<unknown>;
+  /** Most commands call the services over the migrated database. */
+  run?(s: Services, o: Options): Promise<unknown>;
+  /** Commands on the schema itself open the database without migrating it first. */
+  runOnSchema?(db: Database, config: Config): Promise<{ result: unknown; code: number }>;
+  /** Commands that need no database. */
+  runAlone?(): string;
 }
 
 type Options = Record<string, string | boolean | undefined>;
@@ -104,9 +111,47 @@ const COMMANDS: Record<string, Command> = {
         crawl: o.crawl === true,
       }),
   },
+  'secrets:generate-key': {
+    synopsis: '',
+    description: 'Print a new random SECRETS_KEY (32 bytes, base64).',
+    runAlone: () => generateSecretsKey(),
+  },
+  'secrets:rotate-key': {
+    synopsis: '[--json]',
+    description:
+      'Re-encrypt every signing secret: the old key in SECRETS_KEY (unset while they are plaintext), the new one in ' +
+      'SECRETS_NEW_KEY (never on the command line, where ps would show it); then set SECRETS_KEY to the new key.',
+    run: async (s) => {
+      const raw = process.env.SECRETS_NEW_KEY;
+      const key = raw ? parseSecretsKey(raw) : null;
+      if (!key)
+        throw new UsageError(
+          'SECRETS_NEW_KEY must hold the new key: 32 bytes as base64 (44 characters) or 64 hex digits',
+        );
+      return s.secrets.rotate(key);
+    },
+  },
+  'db:migrate': {
+    synopsis: '[--json]',
+    description: 'Run pending migrations under the migration lock (for MIGRATE_ON_START=false deployments).',
+    runOnSchema: async (db, config) => {
+      const { applied, lock } = await migrateUnderLock(db.dataSource, config.MIGRATION_LOCK_TIMEOUT_SECONDS);
+      const { applied: all } = await migrationStatus(db.dataSource);
+      return { result: { applied, lock, total: all.length }, code: 0 };
+    },
+  },
+  'db:status': {
+    synopsis: '[--json]',
+    description: 'Applied and pending migrations; exit code 3 when some are pending.',
+    runOnSchema: async (db) => {
+      const status = await migrationStatus(db.dataSource);
+      return { result: status, code: status.pending.length > 0 ? 3 : 0 };
+    },
+  },
   'sites:rank': {
     synopsis: '[--json]',
-    description: 'Recompute observed traffic ranks now (the worker does it every TRAFFIC_RANK_REFRESH_MINUTES).',
+    description:
+      'Recompute observed traffic ranks now (the worker does it every TRAFFIC_RANK_REFRESH_MINUTES).',
     run: (s) => s.trafficRanks.refreshObservedRanks(),
   },
 };
@@ -158,6 +203,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(commandUsage(command, chosen));
     return 0;
   }
+  if (chosen.runAlone) {
+    console.log(chosen.runAlone());
+    return 0;
+  }
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -178,12 +227,17 @@ async function main(argv: string[]): Promise<number> {
   });
   const config = loadConfig();
   logger.level = 'warn';
-  const db = await Database.open(config.DATABASE_URL);
+  const db = await Database.open(
+    config.DATABASE_URL,
+    chosen.runOnSchema ? { migrate: 'skip' } : openOptions(config),
+  );
   try {
-    const services = await buildServices(config, db);
-    const result = await chosen.run(services, values);
+    let result: unknown;
+    let code = 0;
+    if (chosen.runOnSchema) ({ result, code } = await chosen.runOnSchema(db, config));
+    else result = await chosen.run!(await buildServices(config, db), values);
     console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
-    return 0;
+    return code;
   } finally {
     await db.close();
   }
@@ -192,7 +246,12 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof AppError ||
+      error instanceof ConfigError ||
+      error instanceof StartupError
+    ) {
       console.error(error.message);
     } else if ((error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);

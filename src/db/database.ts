@@ -1,6 +1,19 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { createDataSource, Dialect, dialectOf } from '../../ormconfig';
 import { translateDriverError } from '../errors/db-error-translation';
+import { logger } from '../logger';
+import { migrateUnderLock, migrationStatus, StartupError } from './migrator';
+
+export interface OpenOptions {
+  /**
+   * true (the default): run pending migrations under the database-wide migration lock.
+   * false: run none, but refuse to start on a schema with pending migrations (MIGRATE_ON_START=false,
+   * migrations being a separate deployment step). 'skip': neither (the admin db:* commands).
+   */
+  migrate?: boolean | 'skip';
+  /** How long to wait for another process's migration lock (MIGRATION_LOCK_TIMEOUT_SECONDS). */
+  lockTimeoutSeconds?: number;
+}
 
 /**
  * The service's handle on storage: the DataSource plus the one way to run a transaction.
@@ -18,11 +31,28 @@ export class Database {
     this.dialect = dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
   }
 
-  static async open(databaseUrl: string, options: { migrate?: boolean } = {}): Promise<Database> {
+  static async open(databaseUrl: string, options: OpenOptions = {}): Promise<Database> {
     const dataSource = createDataSource(databaseUrl);
     await dataSource.initialize();
     const db = new Database(dataSource);
-    if (options.migrate !== false) await dataSource.runMigrations({ transaction: 'each' });
+    try {
+      if (options.migrate === false) {
+        const { pending } = await migrationStatus(dataSource);
+        if (pending.length > 0) {
+          throw new StartupError(
+            `The database schema has ${pending.length} pending migration(s) (${pending.join(', ')}) and ` +
+              'MIGRATE_ON_START=false: run `npm run admin -- db:migrate` first.',
+          );
+        }
+      } else if (options.migrate !== 'skip') {
+        const { applied, lock } = await migrateUnderLock(dataSource, options.lockTimeoutSeconds ?? 300);
+        if (applied.length > 0) logger.info({ applied, lock }, 'database migrated');
+        else logger.debug({ lock }, 'database schema up to date');
+      }
+    } catch (error) {
+      await dataSource.destroy().catch(() => undefined);
+      throw error;
+    }
     return db;
   }
 
@@ -83,4 +113,12 @@ export { dialectOf };
  */
 export function dbDate(db: Database, date: Date): Date | string {
   return db.dialect === 'sqlite' ? date.toISOString().replace('T', ' ').replace('Z', '') : date;
+}
+
+/** How a process opens the database, from its settings (MIGRATE_ON_START, MIGRATION_LOCK_TIMEOUT_SECONDS). */
+export function openOptions(config: {
+  MIGRATE_ON_START: boolean;
+  MIGRATION_LOCK_TIMEOUT_SECONDS: number;
+}): OpenOptions {
+  return { migrate: config.MIGRATE_ON_START, lockTimeoutSeconds: config.MIGRATION_LOCK_TIMEOUT_SECONDS };
 }

@@ -22,9 +22,10 @@ export class AccountEntity {
 
   /**
    * Callback signing secret. Kept retrievable because signing needs it (sha256(secret + body));
-   * it is printed once at creation and never returned by any API.
+   * it is printed once at creation and never returned by any API. Stored sealed with AES-256-GCM
+   * under SECRETS_KEY when one is set (see services/secret-vault.ts).
    */
-  @Column({ name: 'signing_secret', type: 'varchar', length: 128, nullable: true })
+  @Column({ name: 'signing_secret', type: 'varchar', length: 255, nullable: true })
   signingSecret: string | null;
 
   /** True for the built-in account behind DEMO_API_KEY. */

@@ -4,6 +4,8 @@ import { SiteIndex1763850000000 } from './1763850000000-site-index';
 import { EnrichmentPages1763940000000 } from './1763940000000-enrichment-pages';
 import { DomainRanks1763941000000 } from './1763941000000-domain-ranks';
 import { LedgerIdempotencyKey1763903000000 } from './1763903000000-ledger-idempotency-key';
+import { SealedSigningSecrets1763901000000 } from './1763901000000-sealed-signing-secrets';
+import { RetentionIndexes1763901000001 } from './1763901000001-retention-indexes';
 import { SiteEnrichmentStorage1763920000000 } from './1763920000000-site-enrichment-storage';
 
 /** Every migration, in order. One set runs on SQLite and MySQL/MariaDB. Append new ones here. */
@@ -12,6 +14,8 @@ export const MIGRATIONS = [
   JobsAndCallbacks1763840000000,
   SiteIndex1763850000000,
   LedgerIdempotencyKey1763903000000,
+  SealedSigningSecrets1763901000000,
+  RetentionIndexes1763901000001,
   SiteEnrichmentStorage1763920000000,
   EnrichmentPages1763940000000,
   DomainRanks1763941000000,

@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { isPlanName, PlanName, PLAN_NAMES } from '../plans/plan-catalog';
 import { displayPrefix, generateApiKey, generateSigningSecret, hashApiKey } from './api-key-codec';
 import { CreditService } from './credit.service';
+import type { SecretVault } from './secret-vault';
 
 export interface CreatedKey {
   accountId: number;
@@ -30,6 +31,8 @@ export class AccountService {
   constructor(
     private readonly db: Database,
     private readonly credits: CreditService,
+    /** Seals signing secrets under SECRETS_KEY; without it they are stored as given. */
+    private readonly secrets?: SecretVault,
   ) {}
 
   async createAccount(input: {
@@ -100,7 +103,8 @@ export class AccountService {
   async createSigningSecret(accountId: number): Promise<string> {
     await this.requireAccount(accountId);
     const secret = generateSigningSecret();
-    await this.db.transaction((m) => m.update(AccountEntity, { id: accountId }, { signingSecret: secret }));
+    const stored = this.secrets ? this.secrets.sealSigningSecret(accountId, secret) : secret;
+    await this.db.transaction((m) => m.update(AccountEntity, { id: accountId }, { signingSecret: stored }));
     return secret;
   }
 

@@ -9,6 +9,7 @@ import { attemptsToSpan, BackoffPolicy, backoffDelayMs } from '../jobs/backoff';
 import { JobKinds } from '../jobs/job-kinds';
 import { JobQueue } from '../jobs/job.queue';
 import { timeOrderedUuid } from './time-ordered-id';
+import type { SecretVault } from './secret-vault';
 
 export interface CallbackServiceOptions {
   /** Keep retrying a failing callback for at least this long (CALLBACK_RETRY_HOURS). */
@@ -19,6 +20,8 @@ export interface CallbackServiceOptions {
   allowPrivateTargets: boolean;
   lookup?: HostLookup;
   random?: () => number;
+  /** Opens signing secrets stored encrypted under SECRETS_KEY. */
+  secrets?: SecretVault;
 }
 
 export interface ScheduleCallbackInput {
@@ -199,7 +202,11 @@ export class CallbackService {
       where: { id: delivery.accountId },
       select: { id: true, signingSecret: true },
     });
-    return { delivery, secret: account?.signingSecret ?? null };
+    const stored = account?.signingSecret ?? null;
+    const secret = this.options.secrets
+      ? this.options.secrets.openSigningSecret(delivery.accountId, stored)
+      : stored;
+    return { delivery, secret };
   }
 
   async recordDelivered(deliveryId: string, statusCode: number): Promise<void> {

@@ -29,6 +29,9 @@ import { buildSubdomainService, SubdomainService } from './subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip.database';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { OperationalFiguresService } from './operational-figures.service';
+import { logger } from '../logger';
+import { RetentionService } from './retention.service';
+import { parseSecretsKey, SecretVault } from './secret-vault';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -58,6 +61,10 @@ export interface Services {
   catalogue: CatalogueService;
   /** GeoIP of the addresses sites answer on (GEOIP_DATABASE_PATH or the bundled DB-IP Lite). */
   geoip: GeoIpLookup;
+  /** The accounts' callback signing secrets, encrypted at rest under SECRETS_KEY. */
+  secrets: SecretVault;
+  /** Removes finished work past its retention period (run by the worker). */
+  retention: RetentionService;
   /** The enrichment step of every analysis (fetch facts + GeoIP + pricing → SiteEnrichment, stored in the index). */
   enricher: SiteEnricher;
   /** Stored sites in the published shapes (Lookup v2, Live/Crawl v2 sets, their callbacks). */
@@ -97,8 +104,13 @@ export async function buildServices(
   db: Database,
   events = new EventBus(),
 ): Promise<Services> {
+  const secrets = new SecretVault(db, config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null);
+  const report = await secrets.prepare();
+  if (report.migrated > 0) logger.info(report, 'plaintext signing secrets encrypted with SECRETS_KEY');
+  // info, not warn: the admin CLI prints JSON on stdout with logs at warn.
+  if (report.plaintext > 0) logger.info(report, 'signing secrets are stored in plaintext: set SECRETS_KEY');
   const credits = new CreditService(db, events);
-  const accounts = new AccountService(db, credits);
+  const accounts = new AccountService(db, credits, secrets);
   const demoAccountId = config.DEMO_API_KEY ? await accounts.ensureDemoAccount() : null;
   const auth = new AuthService(db, { key: config.DEMO_API_KEY, accountId: demoAccountId });
   const quota = new QuotaService(db, () => new Date(), config.DEMO_DAILY_REQUESTS);
@@ -107,6 +119,7 @@ export async function buildServices(
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    secrets,
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
   const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
@@ -181,6 +194,15 @@ export async function buildServices(
     verification,
     catalogue,
     geoip,
+    secrets,
+    retention: new RetentionService(db, {
+      succeededJobDays: config.JOB_RETENTION_DAYS,
+      deadJobDays: config.DEAD_JOB_RETENTION_DAYS,
+      deliveredCallbackDays: config.DELIVERY_LOG_RETENTION_DAYS,
+      failedCallbackDays: config.FAILED_DELIVERY_RETENTION_DAYS,
+      usageChargeDays: config.USAGE_RETENTION_DAYS,
+      batchSize: config.RETENTION_BATCH_SIZE,
+    }),
     enricher,
     storedSites,
     lookupV2,

@@ -25,12 +25,44 @@ export function startWorker(services: Services): RunningWorker {
     services.trafficRanks.refreshObservedRanks(),
   );
   const freshness = every(60_000, 'freshness scheduling', () => services.freshness.scheduleStale());
+  const sweeper = startRetentionSweeper(services);
   return {
     runner,
     async stop() {
-      await Promise.all([ranks.stop(), freshness.stop()]);
+      await Promise.all([ranks.stop(), freshness.stop(), sweeper.stop()]);
       await runner.stop();
       await http.close();
+    },
+  };
+}
+
+/**
+ * Every RETENTION_INTERVAL_SECONDS the worker removes finished work past its retention period.
+ * Several workers may sweep at once: the deletes are idempotent and batched, so they only share work.
+ */
+function startRetentionSweeper(services: Services): { stop(): Promise<void> } {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const sweep = async () => {
+    try {
+      const counts = await services.retention.purge(new Date(), () => stopped);
+      if (Object.values(counts).some((n) => n > 0)) logger.info({ removed: counts }, 'retention sweep');
+    } catch (error) {
+      logger.warn({ err: error }, 'retention sweep failed');
+    }
+  };
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return; // a sweep longer than the interval is not stacked
+    busy = true;
+    running = sweep().finally(() => (busy = false));
+  }, services.config.RETENTION_INTERVAL_SECONDS * 1000);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
     },
   };
 }

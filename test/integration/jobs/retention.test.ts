@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { dbDate } from '../../../src/db/database';
+import { startTestService, TestService } from '../../helpers/test-service';
+
+const DAY = 86_400_000;
+
+/**
+ * Retention: finished jobs, delivered callbacks and per-request charges older than their periods
+ * are removed in batches; recent ones, unfinished work, failures within their longer period and
+ * credit grants and refunds stay. Runs on SQLite and (TEST_DATABASE_URL) MariaDB.
+ */
+describe('retention of finished work', () => {
+  let test: TestService;
+  let accountId: number;
+
+  beforeAll(async () => {
+    test = await startTestService({
+      JOB_RETENTION_DAYS: '7',
+      DEAD_JOB_RETENTION_DAYS: '30',
+      DELIVERY_LOG_RETENTION_DAYS: '14',
+      FAILED_DELIVERY_RETENTION_DAYS: '60',
+      USAGE_RETENTION_DAYS: '90',
+      RETENTION_BATCH_SIZE: '3',
+      RETENTION_INTERVAL_SECONDS: '1',
+      // The sweep under test runs in the embedded worker; nothing else should claim the rows.
+      JOB_POLL_INTERVAL_MS: '60000',
+    });
+    ({ accountId } = await test.createAccount({ credits: 0 }));
+  });
+
+  afterAll(async () => {
+    await test.stop();
+  });
+
+  const db = () => test.running.services.db;
+  const ago = (days: number) => dbDate(db(), new Date(Date.now() - days * DAY));
+
+  const addJob = async (status: string, finishedDaysAgo: number | null) => {
+    const when = ago(finishedDaysAgo ?? 0);
+    await db().query(
+      'INSERT INTO jobs (kind, payload, status, attempts, max_attempts, run_at, created_at, updated_at, finished_at, unique_key) ' +
+        'VALUES (?, ?, ?, 1, 1, ?, ?, ?, ?, ?)',
+      [
+        'retention.test',
+        '{}',
+        status,
+        // Queued test jobs are not due for a long time, so no worker picks them up.
+        status === 'queued' ? dbDate(db(), new Date(Date.now() + 365 * DAY)) : when,
+        when,
+        when,
+        finishedDaysAgo === null ? null : when,
+        randomUUID(),
+      ],
+    );
+  };
+
+  const addDelivery = async (status: string, daysAgo: number) => {
+    await db().query(
+      'INSERT INTO callback_deliveries (id, account_id, url, event, body, status, attempts, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)',
+      [randomUUID(), accountId, 'http://127.0.0.1:9/hook', 'test.event', '{}', status, ago(daysAgo)],
+    );
+  };
+
+  const addLedger = async (kind: string, daysAgo: number) => {
+    await db().query(
+      'INSERT INTO credit_ledger (account_id, delta, balance_after, kind, reason, created_at) VALUES (?, ?, 0, ?, ?, ?)',
+      [accountId, kind === 'charge' ? -1 : 1, kind, `retention ${kind}`, ago(daysAgo)],
+    );
+  };
+
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number((await db().query<{ n: number | string }[]>(sql, params))[0].n);
+
+  it('the worker removes old rows in batches and keeps recent ones, failures and credit movements', async () => {
+    for (let i = 0; i < 7; i++) await addJob('succeeded', 8 + i); // old: removed (over several batches)
+    await addJob('succeeded', 6); // recent: kept
+    await addJob('dead', 20); // dead, inside its longer period: kept
+    await addJob('dead', 31); // old dead: removed
+    await addJob('queued', null); // unfinished: kept
+    for (let i = 0; i < 4; i++) await addDelivery('delivered', 15 + i); // removed
+    await addDelivery('delivered', 13); // kept
+    await addDelivery('failed', 30); // failed, inside its longer period: kept
+    await addDelivery('failed', 61); // removed
+    await addDelivery('pending', 100); // still being delivered: kept
+    for (let i = 0; i < 5; i++) await addLedger('charge', 91 + i); // removed
+    await addLedger('charge', 89); // kept
+    await addLedger('grant', 1000); // never removed
+    await addLedger('refund', 1000); // never removed
+
+    const jobs = "SELECT COUNT(*) AS n FROM jobs WHERE kind = 'retention.test'";
+    // The embedded worker sweeps every second; wait for the sweep to have done its work.
+    for (let i = 0; i < 200 && (await count(jobs)) > 3; i++) await new Promise((r) => setTimeout(r, 100));
+    for (
+      let i = 0;
+      i < 100 && (await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'charge'")) > 1;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
+
+    const statuses = async (sql: string) =>
+      (await db().query<{ status: string }[]>(sql)).map((r) => r.status).sort();
+    expect(await statuses("SELECT status FROM jobs WHERE kind = 'retention.test'")).toEqual([
+      'dead',
+      'queued',
+      'succeeded',
+    ]);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'retention.test' AND finished_at < ?", [
+        ago(7),
+      ]),
+    ).toBe(
+      1, // the dead job of 20 days ago
+    );
+    expect(await statuses('SELECT status FROM callback_deliveries')).toEqual([
+      'delivered',
+      'failed',
+      'pending',
+    ]);
+    expect(
+      (await db().query<{ kind: string }[]>('SELECT kind FROM credit_ledger ORDER BY kind')).map(
+        (r) => r.kind,
+      ),
+    ).toEqual(['charge', 'grant', 'refund']);
+    expect(await count('SELECT COUNT(*) AS n FROM credit_ledger WHERE created_at > ?', [ago(90)])).toBe(1);
+  });
+
+  it('a direct sweep reports what it removed and removes nothing twice', async () => {
+    for (let i = 0; i < 4; i++) await addJob('succeeded', 10);
+    const { retention } = test.running.services;
+    const first = await retention.purge();
+    const second = await retention.purge();
+    // The embedded worker may have swept some of them first: together they removed the four.
+    expect(first.succeededJobs + second.succeededJobs).toBeLessThanOrEqual(4);
+    expect(second).toEqual({
+      succeededJobs: 0,
+      deadJobs: 0,
+      deliveredCallbacks: 0,
+      failedCallbacks: 0,
+      usageCharges: 0,
+    });
+    expect(
+      await count("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'retention.test' AND status = 'succeeded'"),
+    ).toBe(1);
+  });
+});
