@@ -132,6 +132,18 @@ export function csvParam(
   };
 }
 
+/** The spec's `urls` of Live, Crawl and Lookup v2: one to ten comma-separated URLs. */
+export function urlListParam(description: string): ParamSpec<string[]> {
+  return csvParam({
+    name: 'urls',
+    required: true,
+    minItems: 1,
+    maxItems: 10,
+    itemMaxLength: 2048,
+    description,
+  });
+}
+
 /** An http(s) URL; a bare host name gets http:// like the published examples (e.g. url=example.com). */
 export function urlParam(opts: Common): ParamSpec<string> {
   return {

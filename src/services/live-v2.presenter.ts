@@ -1,21 +1,11 @@
+import type { TechnologyObject } from './analysis-shapes';
 import { withoutNulls } from './lookup-v2.presenter';
-
-/** A technology as Live/Crawl v2 publish it (the contract's fields plus confidence). */
-export interface LiveTechnologySource {
-  slug: string;
-  name: string;
-  versions: string[];
-  categories: { id: number; slug: string; name: string }[];
-  confidence: number;
-  /** UNIX seconds. */
-  confirmedAt: number;
-}
 
 /** One URL's analysis, from the service (state in lower case) or read back from GraphQL (enum names). */
 export interface LiveAnalysisSource {
   url: string;
   state: string;
-  technologies: LiveTechnologySource[];
+  technologies: TechnologyObject[];
   errors: { message: string }[];
   [field: string]: unknown;
 }

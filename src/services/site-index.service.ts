@@ -433,7 +433,8 @@ export function monthOf(date: Date): string {
   return date.toISOString().slice(0, 7);
 }
 
-function parseList(json: string): string[] {
+/** A JSON list column's strings (anything else in it is ignored; malformed JSON is an empty list). */
+export function parseList(json: string): string[] {
   try {
     const value: unknown = JSON.parse(json);
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

@@ -4,7 +4,7 @@ import type { Fingerprints } from '../detection';
 import { trafficLevelOf, type EnrichmentSet } from '../enrichment';
 import { SiteEntity, SiteMonthTechnologyEntity, SiteTechnologyEntity } from '../entities';
 import { EnrichmentFields, flattenSets } from './enrichment-fields';
-import { eventsOf, SiteIndexService } from './site-index.service';
+import { eventsOf, parseList, SiteIndexService } from './site-index.service';
 import { siteKeyOf } from './site-key';
 
 /** The Technology object of Lookup v2 (and GraphQL's richer form: confidence stays on GraphQL). */
@@ -173,13 +173,4 @@ function monthOf(date: Date): string {
 function endOfMonth(month: string): Date {
   const [year, m] = month.split('-').map(Number);
   return new Date(Date.UTC(year, m, 1) - 1);
-}
-
-function parseList(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
 }

@@ -5,7 +5,7 @@ import { toLiveV2Object } from '../../services/live-v2.presenter';
 import { toApplication } from '../../services/analysis-shapes';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';
-import { booleanParam, csvParam, enumParam, stringParam, urlParam } from '../params';
+import { booleanParam, csvParam, urlListParam, enumParam, stringParam, urlParam } from '../params';
 import type { RestRoute } from '../route';
 
 /** GraphQL shapes the analysis routes read (see src/schema/analysis.type.ts). */
@@ -130,14 +130,7 @@ function liveRoute(
     tag: field === 'live' ? 'Live' : 'Crawl',
     family,
     params: [
-      csvParam({
-        name: 'urls',
-        required: true,
-        minItems: 1,
-        maxItems: 10,
-        itemMaxLength: 2048,
-        description: 'One to ten comma-separated website URLs; exactly one when recursive is false',
-      }),
+      urlListParam('One to ten comma-separated website URLs; exactly one when recursive is false'),
       callbackParam(false, 'Required when recursive is true (the default)'),
       booleanParam({
         name: 'recursive',

@@ -3,7 +3,7 @@ import { toLookupV2Object, type NullableSiteLookup } from '../../services/lookup
 import type { GraphQLSchema } from 'graphql';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';
-import { booleanParam, csvParam, integerParam, stringParam } from '../params';
+import { booleanParam, csvParam, urlListParam, integerParam, stringParam } from '../params';
 import type { RestRoute } from '../route';
 
 /** The technology object of the REST answer: GraphQL's, without confidence (it stays on GraphQL). */
@@ -24,14 +24,7 @@ export const LOOKUP_V2_ROUTES: RestRoute[] = [
     tag: 'Lookup',
     family: 'lookup',
     params: [
-      csvParam({
-        name: 'urls',
-        required: true,
-        minItems: 1,
-        maxItems: 10,
-        itemMaxLength: 2048,
-        description: 'One to ten comma-separated website URLs (one when recursive is false)',
-      }),
+      urlListParam('One to ten comma-separated website URLs (one when recursive is false)'),
       booleanParam({
         name: 'live',
         default: false,
