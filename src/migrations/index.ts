@@ -8,14 +8,14 @@ import { SealedSigningSecrets1763901000000 } from './1763901000000-sealed-signin
 import { RetentionIndexes1763901000001 } from './1763901000001-retention-indexes';
 import { SiteEnrichmentStorage1763920000000 } from './1763920000000-site-enrichment-storage';
 
-/** Every migration, in order. One set runs on SQLite and MySQL/MariaDB. Append new ones here. */
+/** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
   PlatformAccounts1763830000000,
   JobsAndCallbacks1763840000000,
   SiteIndex1763850000000,
-  LedgerIdempotencyKey1763903000000,
   SealedSigningSecrets1763901000000,
   RetentionIndexes1763901000001,
+  LedgerIdempotencyKey1763903000000,
   SiteEnrichmentStorage1763920000000,
   EnrichmentPages1763940000000,
   DomainRanks1763941000000,
