@@ -12,6 +12,7 @@ import { SiteEnrichmentEntity } from './site-enrichment.entity';
 import { SiteKeywordEntity } from './site-keyword.entity';
 import { SiteLanguageEntity } from './site-language.entity';
 import { SiteEntity } from './site.entity';
+import { LeadListEntity, LeadListSiteEntity } from './lead-list.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -29,6 +30,8 @@ export const ENTITIES = [
   SiteEnrichmentEntity,
   SiteLanguageEntity,
   SiteKeywordEntity,
+  LeadListEntity,
+  LeadListSiteEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -42,3 +45,4 @@ export {
   SiteLanguageEntity,
   SiteKeywordEntity,
 };
+export { LeadListEntity, LeadListSiteEntity };

@@ -9,6 +9,7 @@ import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi'
 import { ROUTE_TABLE } from '../rest-facade/route-table';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
+import { createListDownloadHandler } from './list-downloads';
 import { requestIdMiddleware } from './request-id';
 
 /**
@@ -61,6 +62,7 @@ export async function createApp(
     }),
   );
 
+  app.get('/v2/lists/:id/files/:file', createListDownloadHandler(services));
   app.use(createFacadeHandler(schema, services, ROUTE_TABLE));
 
   app.use((req: Request, res: Response) => {

@@ -19,6 +19,7 @@ import { SiteIndexService } from './site-index.service';
 import { SiteEnricher } from './site-enricher';
 import { BoundedSiteEmailVerifier } from './site-email-verifier';
 import { LookupV2Service } from './lookup-v2.service';
+import { LeadListService } from './lead-list.service';
 import { StoredSiteReader } from './stored-site.reader';
 import { TrafficRankService } from './traffic-rank.service';
 import { buildSubdomainService, SubdomainService } from './subdomain.service';
@@ -56,6 +57,8 @@ export interface Services {
   storedSites: StoredSiteReader;
   lookupV2: LookupV2Service;
   trafficRanks: TrafficRankService;
+  /** Lead lists (POST /v2/lists): create, calculate (job), finalize, files. */
+  lists: LeadListService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -152,5 +155,6 @@ export async function buildServices(
     storedSites,
     lookupV2,
     trafficRanks: new TrafficRankService(db),
+    lists: new LeadListService(db, queue, callbacks, credits, events, engine.fingerprints, config),
   };
 }
