@@ -116,6 +116,8 @@ function countsOf(json: string | null): Record<string, number> {
 export class LeadListService {
   readonly calculator: LeadListCalculator;
   readonly files: LeadListFiles;
+  /** Lists whose end state this process already published (in-process or by the watcher). */
+  private readonly published = new Set<string>();
 
   constructor(
     private readonly db: Database,
@@ -365,7 +367,55 @@ export class LeadListService {
       this.files.remove(list.id);
       return;
     }
+    this.publish(event);
+  }
+
+  private publish(event: ListReadyEvent): void {
+    if (this.published.has(event.id)) return;
+    if (this.published.size >= 10_000) this.published.clear();
+    this.published.add(event.id);
     this.events.publish(TOPICS.listReady, event);
+  }
+
+  /**
+   * listReady for lists calculated by another process (a separate worker): while this process has
+   * listReady subscribers, every `intervalMs` it reads the lists that reached an end state since
+   * the last look and publishes those it has not published itself. Returns the stop function.
+   */
+  watchEndStates(intervalMs: number): () => void {
+    let since = new Date(Date.now() - 5_000);
+    let running = false;
+    const timer = setInterval(() => {
+      if (running || this.events.listenerCount(TOPICS.listReady) === 0) return;
+      running = true;
+      const from = since;
+      void this.db.manager
+        .createQueryBuilder(LeadListEntity, 'l')
+        .where("l.readyAt >= :from AND l.status <> 'Calculating' AND l.deletedAt IS NULL", { from })
+        .orderBy('l.readyAt', 'ASC')
+        .take(500)
+        .getMany()
+        .then((lists) => {
+          for (const list of lists) {
+            if (list.readyAt && list.readyAt.getTime() - 5_000 > since.getTime())
+              since = new Date(list.readyAt.getTime() - 5_000);
+            if (list.status === 'Complete') continue;
+            this.publish({
+              accountId: list.accountId,
+              id: list.id,
+              status: list.status,
+              rows: Object.entries(countsOf(list.rows)).map(([slug, rows]) => ({ slug, rows })),
+              setRows: Object.entries(countsOf(list.setRows)).map(([set, rows]) => ({ set, rows })),
+              totalCredits: list.totalCredits,
+              sampleUrl: list.status === 'Ready' ? this.files.url(list.id, 'sample.zip') : null,
+            });
+          }
+        })
+        .catch(() => undefined)
+        .finally(() => (running = false));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   private async owned(accountId: number, id: string): Promise<LeadListEntity> {
