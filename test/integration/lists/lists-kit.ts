@@ -123,7 +123,14 @@ export async function startListsKit(settings: Record<string, string> = {}): Prom
   });
   const call: ListsKit['call'] = async (path, key, init = {}) => {
     for (let i = 0; ; i++) {
-      const res = await service.request(path, { key, method: init.method, body: init.body });
+      let res: HttpResult;
+      try {
+        res = await service.request(path, { key, method: init.method, body: init.body });
+      } catch (error) {
+        // A kept-alive connection the server closed while a test blocked the event loop (SQLite).
+        if (i > 2) throw error;
+        continue;
+      }
       const retryAfter = Number(res.headers.get('retry-after') ?? 0);
       if (res.status !== 429 || retryAfter > 2 || i > 10) return res;
       await new Promise((r) => setTimeout(r, 1000));

@@ -1,4 +1,6 @@
+import { LeadListEntity } from '../../../src/entities';
 import { startCallbackReceiver } from '../../helpers/callback-receiver';
+import { startTestSites } from '../../helpers/test-sites';
 import { ListsKit, parseCsv, SeedSite, seedSites, startListsKit, unzip } from './lists-kit';
 
 /**
@@ -360,9 +362,7 @@ describe('/v2/lists', () => {
       status: 'Complete',
       url: expect.stringContaining(`/v2/lists/${mine.id}/files/full.zip?`),
     });
-    expect(
-      done.headers.get('x-service-credits-spent') ?? done.headers.get('service-credits-spent') ?? '5',
-    ).toBe('5');
+    expect(done.headers.get('service-credits-spent')).toBe('5');
     expect((await kit.call('/v2/credits/balance/', key)).body.credits).toBe(before - 5);
     const again = await kit.call(`/v2/lists/${mine.id}`, key, { method: 'POST', body: { spendCredits: 5 } });
     expect(again.status).toBe(409);
@@ -534,5 +534,87 @@ describe('/v2/lists', () => {
     });
     expect(refused.status).toBe(429);
     expect(refused.text).toContain('per day');
+  }, 120_000);
+
+  it('a really analysed local site is found by its detected technology and version', async () => {
+    const sites = await startTestSites();
+    try {
+      const analysis = await kit.service.running.services.analyzer.analyzePage(sites.url('/'));
+      expect(analysis.ok).toBe(true);
+      const host = new URL(sites.url('/')).host;
+      const found = await hosts({ technologies: [{ slug: 'wordpress', version: '6.4', operator: '=' }] });
+      expect(found).toContain(host);
+      expect(found).toContain('alpha.com');
+      expect(await hosts({ technologies: [{ slug: 'wordpress', version: '6.5', operator: '>=' }] })).toEqual(
+        [],
+      );
+    } finally {
+      await sites.close();
+    }
+  });
+
+  it('excludeListId caps: at most 10 lists (recursively) and 500,000 websites', async () => {
+    const { apiKey, accountId: owner } = await kit.service.createAccount({ plan: 'business', credits: 0 });
+    let previous: string | undefined;
+    // The 11th list excludes the 10 before it (allowed); a 12th would exclude 11.
+    for (let i = 0; i < 11; i++) {
+      const list = await kit.make(apiKey, {
+        technologies: [{ slug: 'jquery' }],
+        subset: 1,
+        ...(previous ? { excludeListId: previous } : {}),
+      });
+      expect(list.status).toBe('Ready');
+      // Each list excludes every earlier one: the next-best site by traffic.
+      expect(list.totalCredits).toBe(1);
+      previous = list.id;
+    }
+    const twelfth = await kit.call('/v2/lists', apiKey, {
+      method: 'POST',
+      body: { technologies: [{ slug: 'jquery' }], excludeListId: previous },
+    });
+    expect(twelfth.status).toBe(400);
+    expect(twelfth.text).toContain('excludeListId');
+    expect(twelfth.text).toContain('at most 10 lists');
+
+    // A Ready list of 500,001 websites (rows written straight into the table).
+    const { db } = kit.service.running.services;
+    const big = 'lst_' + 'b'.repeat(24);
+    await db.manager.insert(LeadListEntity, {
+      id: big,
+      accountId: owner,
+      status: 'Ready',
+      request: JSON.stringify({ technologies: [], keywords: [], excludeListIds: [] }),
+      rows: '{}',
+      setRows: '{}',
+      websites: 500_001,
+      totalCredits: 500_001,
+      error: null,
+      createdAt: new Date(Date.now() - 86_400_000 * 2),
+      readyAt: new Date(),
+      completedAt: null,
+      deletedAt: null,
+    });
+    const digits = Array.from({ length: 10 }, (_, d) => `SELECT ${d} AS d`).join(' UNION ALL ');
+    const tables = ['a', 'b', 'c', 'e', 'f', 'g'];
+    const value = tables.map((t, i) => `${t}.d * ${10 ** i}`).join(' + ');
+    await db.query(
+      `INSERT INTO lead_list_sites (list_id, slug, site_id) SELECT ?, 'x', ${value} + 1 FROM ` +
+        tables.map((t) => `(${digits}) ${t}`).join(', ') +
+        ` WHERE ${value} < 500001`,
+      [big],
+    );
+    const tooMany = await kit.call('/v2/lists', apiKey, {
+      method: 'POST',
+      body: { technologies: [{ slug: 'jquery' }], excludeListId: big },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.text).toContain('500000 websites');
+    await db.query('DELETE FROM lead_list_sites WHERE list_id = ? AND site_id = 1', [big]);
+    const justEnough = await kit.call('/v2/lists', apiKey, {
+      method: 'POST',
+      body: { technologies: [{ slug: 'jquery' }], excludeListId: big },
+    });
+    expect(justEnough.status).toBe(200);
+    await kit.settle(justEnough.body.id, apiKey);
   }, 120_000);
 });
