@@ -227,17 +227,28 @@ export class LeadListFiles {
         )) as { site_id: number; data: string }[];
         for (const row of stored) enrichments.set(Number(row.site_id), JSON.parse(row.data));
       }
-      // Languages: the site's own, or with subdomains=merge every site of its domain.
-      const key = request.subdomains === 'merge' ? 'domain' : 'hostname';
-      const langRows = (await this.db.query(
-        `SELECT s.${key} AS k, l.language AS language FROM site_languages l JOIN sites s ON s.id = l.site_id
-          WHERE s.${key} IN (${rows.map(() => '?').join(',')}) ORDER BY l.language`,
-        rows.map((r) => (key === 'domain' ? r.domain : r.hostname)),
-      )) as { k: string; language: string }[];
+      // Languages: the site's own, or with subdomains=merge every site of its domain. Both read
+      // site_languages through its site_id index (never a scan of the whole table per page).
+      const merge = request.subdomains === 'merge';
+      const langRows = (
+        merge
+          ? await this.db.query(
+              `SELECT s.domain AS k, l.language AS language FROM sites s CROSS JOIN site_languages l
+                WHERE l.site_id = s.id AND s.domain IN (${rows.map(() => '?').join(',')}) ORDER BY l.language`,
+              rows.map((r) => r.domain),
+            )
+          : await this.db.query(
+              `SELECT site_id AS k, language FROM site_languages
+                WHERE site_id IN (${ids.map(() => '?').join(',')}) ORDER BY language`,
+              ids,
+            )
+      ) as { k: string | number; language: string }[];
+      const keyOf = (row: RowData): string => (merge ? row.domain : String(Number(row.site_id)));
       for (const row of langRows) {
-        const list = languages.get(row.k) ?? [];
+        const k = merge ? String(row.k) : String(Number(row.k));
+        const list = languages.get(k) ?? [];
         if (!list.includes(row.language)) list.push(row.language);
-        languages.set(row.k, list);
+        languages.set(k, list);
       }
       const out: string[] = [];
       for (const row of rows) {
@@ -246,7 +257,7 @@ export class LeadListFiles {
           slug,
           request,
           enrichments.get(Number(row.site_id)) ?? null,
-          languages.get(key === 'domain' ? row.domain : row.hostname) ?? [],
+          languages.get(keyOf(row)) ?? [],
         );
         out.push(
           json
