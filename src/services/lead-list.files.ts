@@ -298,17 +298,16 @@ export class LeadListFiles {
       companySize: row.company_size,
     };
     if (request.sets.length) {
-      const full = enrichment
-        ? ({
-            ...enrichment,
-            events: {
-              createdAt: unixOf(row.first_seen_at),
-              updatedAt: unixOf(row.last_analyzed_at),
-              crawlAttemptedAt: unixOf(row.crawl_attempted_at),
-            },
-          } as SiteEnrichment)
-        : null;
-      if (full) {
+      // The events set comes from the site row, so a site without a stored record still has it.
+      const full = {
+        ...(enrichment ?? {}),
+        events: {
+          createdAt: unixOf(row.first_seen_at),
+          updatedAt: unixOf(row.last_analyzed_at),
+          crawlAttemptedAt: unixOf(row.crawl_attempted_at),
+        },
+      } as SiteEnrichment;
+      if (enrichment) {
         const level = trafficLevelOf(row.traffic_rank === null ? undefined : Number(row.traffic_rank));
         const { trafficLevel: _stale, ...signals } = full.signals ?? {};
         full.signals = level ? { ...signals, trafficLevel: level } : signals;

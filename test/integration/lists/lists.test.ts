@@ -138,7 +138,7 @@ describe('/v2/lists', () => {
   it('creates a list: Calculating, then Ready with rows, setRows, totalCredits and a sample', async () => {
     const created = await kit.call('/v2/lists', key, {
       method: 'POST',
-      body: { technologies: [{ slug: 'wordpress' }, { slug: 'php' }], sets: ['meta', 'email'] },
+      body: { technologies: [{ slug: 'wordpress' }, { slug: 'php' }], sets: ['meta', 'email', 'events'] },
     });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({ id: expect.stringMatching(/^lst_[0-9a-f]{24}$/), status: 'Calculating' });
@@ -147,7 +147,7 @@ describe('/v2/lists', () => {
     expect(list.rows).toEqual({ wordpress: 5, php: 2 });
     expect(list.websites).toBe(5);
     expect(list.totalCredits).toBe(5);
-    expect(list.setRows).toEqual({ meta: 2, email: 1 });
+    expect(list.setRows).toEqual({ meta: 2, email: 1, events: 0 });
     expect(list.url).toBeNull();
     expect(list.technologies[0]).toEqual({
       slug: 'wordpress',
@@ -185,6 +185,12 @@ describe('/v2/lists', () => {
       email: 'info@alpha.com; sales@alpha.com',
     });
     expect(Object.keys(alpha).slice(0, 3)).toEqual(['url', 'hostname', 'domain']);
+    expect(Object.keys(alpha)).toEqual(
+      expect.arrayContaining(['createdAt', 'updatedAt', 'crawlAttemptedAt']),
+    );
+    const shop = rows.find((r) => r.hostname === 'shop.alpha.com')!;
+    expect(shop.title).toBe('');
+    expect(Number(shop.updatedAt)).toBeGreaterThan(1_700_000_000);
     expect(new Date(alpha.lastDetected).getTime()).toBeGreaterThan(0);
   });
 
