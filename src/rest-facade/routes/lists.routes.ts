@@ -301,6 +301,9 @@ const fullSchema: JsonSchema = {
   },
 };
 
+const ERROR = { $ref: '#/components/schemas/Error' };
+const notFound = { description: "No such list (or another account's)", schema: ERROR };
+
 const TECH = 'technologies { slug name categories { slug name } operator version }';
 const SUMMARY = `id createdAt status totalCredits ${TECH} keywords rows`;
 const FULL =
@@ -372,7 +375,7 @@ export const LISTS_ROUTES: RestRoute[] = [
     operation: `query List($id: String!) { list(id: $id) { ${FULL} } }`,
     variables: (values) => ({ id: values.id }),
     respond: (data) => ({ status: 200, body: toRestList(data.list as ListView) }),
-    responses: { 200: { description: 'The full list record', schema: fullSchema } },
+    responses: { 200: { description: 'The full list record', schema: fullSchema }, 404: notFound },
   },
   {
     method: 'POST',
@@ -408,6 +411,11 @@ export const LISTS_ROUTES: RestRoute[] = [
           required: ['id', 'status', 'url'],
           properties: { id: { type: 'string' }, status: { const: 'Complete' }, url: { type: 'string' } },
         },
+      },
+      404: notFound,
+      409: {
+        description: 'The list is not Ready (Calculating, Failed, Insufficient or already Complete)',
+        schema: ERROR,
       },
     },
   },

@@ -1,3 +1,4 @@
+import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
 import { freePort } from '../../helpers/test-process';
 import { ListsKit, parseCsv, seedSites, startListsKit, unzip } from './lists-kit';
 
@@ -11,6 +12,8 @@ class CommercialListsClient {
   constructor(
     private readonly baseUrl: string,
     private readonly apiKey: string,
+    /** Every answer is checked against the service's published OpenAPI document. */
+    private readonly contract: OpenApiDocument,
   ) {}
 
   /** Waits out a 429 as Retry-After says, like a client of a rate-limited API must. */
@@ -36,6 +39,7 @@ class CommercialListsClient {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const data = await response.json();
+    expectMatchesContract(this.contract, method, new URL(response.url).pathname, response.status, data);
     if (!response.ok) throw new Error(`${response.status}: ${data.message}`);
     return data;
   }
@@ -72,7 +76,11 @@ describe('a client written for the commercial lists API, pointed at this service
     const port = await freePort();
     kit = await startListsKit({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
     const { apiKey } = await kit.service.createAccount({ plan: 'business', credits: 50 });
-    client = new CommercialListsClient(`${kit.service.url}/v2/`, apiKey);
+    client = new CommercialListsClient(
+      `${kit.service.url}/v2/`,
+      apiKey,
+      await fetchOpenApiDocument(kit.service.url),
+    );
     await seedSites(kit.service.running.services.db.manager, [
       {
         hostname: 'shop.example',
