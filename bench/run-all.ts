@@ -5,7 +5,13 @@ import { join } from 'node:path';
  * `npm run bench`: every benchmark, one after another in its own process (so one's memory and
  * JIT state cannot colour another's figures), stopping at the first that fails.
  */
-const BENCHMARKS = ['detect.bench.js', 'crawl.bench.js', 'import.bench.js', 'render.bench.js'];
+const BENCHMARKS = [
+  'detect.bench.js',
+  'crawl.bench.js',
+  'import.bench.js',
+  'render.bench.js',
+  'lists.bench.js',
+];
 
 for (const file of BENCHMARKS) {
   console.log(`\n=== ${file.replace('.bench.js', '')} ===`);

@@ -168,6 +168,15 @@ const schema = z.object({
   // to valid keys, `public` to anyone, `off` to nobody (the explorer then shows no docs).
   GRAPHQL_INTROSPECTION: z.enum(['key', 'public', 'off']).default('key'),
   SECURITY_HEADERS_ENABLED: bool(true),
+  // Lead lists (POST /v2/lists, issue 11): files, signed download links, limits per account.
+  LISTS_DIR: z.string().min(1).default('./data/lists'),
+  LISTS_URL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  LISTS_URL_TTL_SECONDS: int(86_400, 60, 30 * 86_400),
+  LISTS_DAILY_LIMIT: int(25, 1, 100_000),
+  LISTS_CONCURRENT_LIMIT: int(3, 1, 1000),
+  LISTS_MIN_WEBSITES: int(1, 0, 1_000_000),
+  LISTS_SAMPLE_ROWS: int(10, 1, 1000),
+  LISTS_JOB_ATTEMPTS: int(3, 1, 20),
 });
 
 export type Config = Readonly<z.output<typeof schema>>;

@@ -32,6 +32,8 @@ export async function startService(config: Config): Promise<RunningService> {
     throw error;
   });
   const worker = config.EMBEDDED_WORKER ? startWorker(services) : null;
+  // listReady subscriptions also hear of lists calculated by separate worker processes.
+  const stopListWatch = services.lists.watchEndStates(1000);
   // The detection engine builds its prefilter tables on the first page it sees; do that now, off
   // the request path, so the first real analysis does not pay for it.
   setImmediate(() =>
@@ -46,6 +48,7 @@ export async function startService(config: Config): Promise<RunningService> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      stopListWatch();
       await http.close();
       await worker?.stop();
       await services.renderer.close();

@@ -13,6 +13,7 @@ import { SiteKeywordEntity } from './site-keyword.entity';
 import { SiteLanguageEntity } from './site-language.entity';
 import { SiteEntity } from './site.entity';
 import { DomainRankEntity } from './domain-rank.entity';
+import { LeadListEntity, LeadListSiteEntity } from './lead-list.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -31,6 +32,8 @@ export const ENTITIES = [
   SiteLanguageEntity,
   DomainRankEntity,
   SiteKeywordEntity,
+  LeadListEntity,
+  LeadListSiteEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -45,3 +48,4 @@ export {
   SiteKeywordEntity,
   DomainRankEntity,
 };
+export { LeadListEntity, LeadListSiteEntity };

@@ -4,6 +4,7 @@
  */
 export type ErrorCode =
   | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
   | 'PLAN_REQUIRED'
   | 'INSUFFICIENT_CREDITS'
   | 'RATE_LIMITED'
@@ -33,6 +34,13 @@ export class AppError extends Error {
 export class AuthError extends AppError {
   constructor(message = 'Missing or invalid API key (x-api-key header)') {
     super('UNAUTHENTICATED', message);
+  }
+}
+
+/** A valid request for something the caller may not have (e.g. a tampered or expired download link). */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
   }
 }
 

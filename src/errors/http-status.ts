@@ -3,6 +3,7 @@ import type { ErrorCode } from './app-error';
 /** The one place where error codes become HTTP statuses (the spec: 400, 403, 404, 405, 429, 5xx). */
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 403,
+  FORBIDDEN: 403,
   PLAN_REQUIRED: 403,
   INSUFFICIENT_CREDITS: 403,
   RATE_LIMITED: 429,

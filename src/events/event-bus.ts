@@ -7,6 +7,7 @@
 export const TOPICS = {
   creditsChanged: 'CREDITS_CHANGED',
   analysisCompleted: 'ANALYSIS_COMPLETED',
+  listReady: 'LIST_READY',
 } as const;
 
 type Listener = (payload: unknown) => void;

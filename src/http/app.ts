@@ -12,6 +12,7 @@ import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
 import { metricsRouter, requestMetricsMiddleware } from './metrics.routes';
 import { docsRouter, explorerRouter } from './operator-pages';
+import { createListDownloadHandler } from './list-downloads';
 import { requestIdMiddleware } from './request-id';
 
 /**
@@ -68,6 +69,7 @@ export async function createApp(
     }),
   );
 
+  app.get('/v2/lists/:id/files/:file', createListDownloadHandler(services));
   app.use(createFacadeHandler(schema, services, ROUTE_TABLE));
 
   app.use((req: Request, res: Response) => {

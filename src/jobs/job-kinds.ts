@@ -8,6 +8,7 @@ export const JobKinds = {
   subdomainDiscovery: 'subdomains.discover',
   analysis: 'analysis.run',
   siteIndex: 'site.index',
+  leadList: 'list.calculate',
 } as const;
 
 export type JobKind = (typeof JobKinds)[keyof typeof JobKinds];

@@ -7,6 +7,7 @@ import { LedgerIdempotencyKey1763903000000 } from './1763903000000-ledger-idempo
 import { SealedSigningSecrets1763901000000 } from './1763901000000-sealed-signing-secrets';
 import { RetentionIndexes1763901000001 } from './1763901000001-retention-indexes';
 import { SiteEnrichmentStorage1763920000000 } from './1763920000000-site-enrichment-storage';
+import { LeadLists1763950000000 } from './1763950000000-lead-lists';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   SiteEnrichmentStorage1763920000000,
   EnrichmentPages1763940000000,
   DomainRanks1763941000000,
+  LeadLists1763950000000,
 ];

@@ -4,6 +4,7 @@ import { CallbackDeliveryResolver } from './callback-delivery.resolver';
 import { CatalogueResolver } from './catalogue.resolver';
 import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
+import { LeadListResolver } from './lead-list.resolver';
 import { LookupV2Resolver } from './lookup-v2.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
 
@@ -15,6 +16,7 @@ export const RESOLVERS = [
   CatalogueResolver,
   DetectedTechnologyResolver,
   EmailVerificationResolver,
+  LeadListResolver,
   LookupV2Resolver,
   SubdomainResolver,
 ];

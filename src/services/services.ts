@@ -21,6 +21,7 @@ import { SiteIndexService } from './site-index.service';
 import { SiteEnricher } from './site-enricher';
 import { BoundedSiteEmailVerifier } from './site-email-verifier';
 import { LookupV2Service } from './lookup-v2.service';
+import { LeadListService } from './lead-list.service';
 import { StoredSiteReader } from './stored-site.reader';
 import { TrafficRankService } from './traffic-rank.service';
 import { FreshnessService } from './freshness.service';
@@ -79,6 +80,8 @@ export interface Services {
   metrics: ServiceMetrics;
   /** Database-wide aggregates read at scrape time. */
   figures: OperationalFiguresService;
+  /** Lead lists (POST /v2/lists): create, calculate (job), finalize, files. */
+  lists: LeadListService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -214,5 +217,6 @@ export async function buildServices(
     }),
     metrics,
     figures: new OperationalFiguresService(db),
+    lists: new LeadListService(db, queue, callbacks, credits, events, engine.fingerprints, config),
   };
 }

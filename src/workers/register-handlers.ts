@@ -3,6 +3,7 @@ import type { Services } from '../services/services';
 import { createAnalysisHandler } from './analysis.worker';
 import { createCallbackDeliveryHandler } from './callback-delivery.worker';
 import type { CallbackPost } from './callback-http.client';
+import { createLeadListHandler } from './lead-list.worker';
 import { createSiteIndexHandler } from './site-index.worker';
 import { createSubdomainDiscoveryHandler } from './subdomain-discovery.worker';
 
@@ -28,5 +29,6 @@ export function registerJobHandlers(
   registry.register(JobKinds.analysis, createAnalysisHandler(services));
   registry.register(JobKinds.subdomainDiscovery, createSubdomainDiscoveryHandler(services.subdomains));
   registry.register(JobKinds.siteIndex, createSiteIndexHandler(services.analyzer));
+  registry.register(JobKinds.leadList, createLeadListHandler(services.lists));
   return registry;
 }

@@ -1,0 +1,10 @@
+import type { JobContext, JobHandler } from '../jobs';
+import type { LeadListService, ListJobPayload } from '../services/lead-list.service';
+
+/** Calculates a lead list (set-based SQL), writes its files, and marks it Ready, Insufficient or Failed. */
+export function createLeadListHandler(lists: LeadListService): JobHandler<ListJobPayload> {
+  return async (payload: ListJobPayload, context: JobContext) => {
+    await lists.calculate(payload, context.attempt, context.maxAttempts);
+    context.logger.info({ listId: payload.listId }, 'lead list calculated');
+  };
+}
