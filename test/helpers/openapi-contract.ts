@@ -73,15 +73,24 @@ function compile(document: OpenApiDocument, cacheKey: string, schema: object): V
   return validate;
 }
 
-/** The documented path template that serves `path` (with or without its trailing slash). */
+/**
+ * The documented path template that serves `path` (with or without its trailing slash). Literal
+ * segments win over parameters, as in the service's router: `/v2/lists/usage` is the usage path,
+ * not the list `usage`.
+ */
 export function findPathTemplate(document: OpenApiDocument, path: string): string | undefined {
   const wanted = path.split('?')[0].split('/').filter(Boolean);
-  return Object.keys(document.paths).find((template) => {
-    const parts = template.split('/').filter(Boolean);
-    return (
-      parts.length === wanted.length && parts.every((part, i) => /^\{.+\}$/.test(part) || part === wanted[i])
-    );
-  });
+  const literals = (template: string) =>
+    template.split('/').filter((part) => part && !/^\{.+\}$/.test(part)).length;
+  return Object.keys(document.paths)
+    .filter((template) => {
+      const parts = template.split('/').filter(Boolean);
+      return (
+        parts.length === wanted.length &&
+        parts.every((part, i) => /^\{.+\}$/.test(part) || part === wanted[i])
+      );
+    })
+    .sort((a, b) => literals(b) - literals(a))[0];
 }
 
 /**
