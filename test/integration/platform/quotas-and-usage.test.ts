@@ -29,7 +29,7 @@ describe('usage and quotas', () => {
     });
   });
 
-  it.each(['/v2/lists/usage', '/dataset/v1/usage/', '/nothing/v1/usage'])(
+  it.each(['/dataset/v1/usage/', '/nothing/v1/usage'])(
     'GET %s answers 404: no usage for a resource the service does not serve',
     async (path) => {
       const { apiKey } = await service.createAccount({ plan: 'business' });
@@ -38,6 +38,15 @@ describe('usage and quotas', () => {
       expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
     },
   );
+
+  it('has usage paths for the resources it serves, lead lists and Lookup v2 included', async () => {
+    const { apiKey } = await service.createAccount({ plan: 'business' });
+    for (const path of ['/v2/lists/usage', '/v2/lookup/usage/']) {
+      const res = await service.request(path, { key: apiKey });
+      expect(res.status).toBe(200);
+      expect(res.body.plan.name).toBe('business');
+    }
+  });
 
   it('counts usage requests and every other request toward the quota', async () => {
     const { apiKey } = await service.createAccount({ plan: 'small' });
