@@ -1,10 +1,18 @@
 import type {
-  CertInfo,
-  Employee,
+  CompanySet,
+  ContactSet,
+  EmailSet,
   EnrichmentSet,
+  EventsSet,
+  KeywordsSet,
+  LocaleSet,
+  MetaSet,
+  PhoneSet,
+  SecuritySet,
+  SignalsSet,
   SiteEnrichment,
   SocialSet,
-  SpendOrTrafficLevel,
+  TrackersSet,
 } from '../enrichment';
 
 /**
@@ -12,42 +20,18 @@ import type {
  * one flat object (the spec's "Enriched lookup record"). Lookup v2, Live v2 and Crawl v2 (`sets=`),
  * their callbacks and their GraphQL types all read this one shape.
  */
-export type EnrichmentFields = {
-  title?: string;
-  description?: string;
-  copyright?: string;
-  copyrightYear?: number;
-  responsive?: boolean;
-  schemaOrgTypes?: string[];
-  companyName?: string;
-  inferredCompanyName?: string;
-  industry?: string;
-  about?: string;
-  companySize?: string;
-  companyType?: string;
-  companyFounded?: number;
-  locations?: string[];
-  phone?: string[];
-  email?: string[];
-  verifiedEmail?: string[];
-  safeEmail?: string[];
-  employees?: Employee[];
-  technologySpend?: SpendOrTrafficLevel;
-  trafficLevel?: SpendOrTrafficLevel;
-  language?: string;
-  languages?: string[];
-  ipCountry?: string;
-  ipRegion?: string;
-  ipCountries?: string[];
-  certInfo?: CertInfo;
-  https?: boolean;
-  dns?: { spf: boolean; dmarc: boolean };
-  trackers?: string[];
-  keywords?: string[];
-  createdAt?: number;
-  updatedAt?: number;
-  crawlAttemptedAt?: number;
-} & SocialSet;
+export type EnrichmentFields = MetaSet &
+  CompanySet &
+  PhoneSet &
+  EmailSet &
+  ContactSet &
+  SocialSet &
+  LocaleSet &
+  SecuritySet &
+  TrackersSet &
+  KeywordsSet &
+  SignalsSet &
+  EventsSet;
 
 /** The requested sets of a stored record, flattened; a set the record lacks adds nothing. */
 export function flattenSets(

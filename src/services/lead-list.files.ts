@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { Database } from '../db/database';
 import type { EnrichmentSet, SiteEnrichment } from '../enrichment';
-import { trafficLevelOf } from '../enrichment';
+import { SOCIAL_NETWORKS, trafficLevelOf } from '../enrichment';
 import { flattenSets } from './enrichment-fields';
 import type { ListRequest } from './lead-list.request';
 
@@ -57,19 +57,7 @@ export const SET_COLUMNS: Record<EnrichmentSet, readonly string[]> = {
   phone: ['phone'],
   email: ['email', 'verifiedEmail', 'safeEmail'],
   contact: ['employees'],
-  social: [
-    'twitter',
-    'facebook',
-    'linkedin',
-    'instagram',
-    'github',
-    'youtube',
-    'tiktok',
-    'pinterest',
-    'xing',
-    'vimeo',
-    'mastodon',
-  ],
+  social: SOCIAL_NETWORKS,
   locale: ['ipCountry', 'ipRegion', 'ipCountries'],
   security: ['certInfo', 'https', 'dns'],
   trackers: ['trackers'],
