@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { loadPlanCatalog } from './plans/plans-file';
 
 /**
  * Every setting of the service, read once from the environment, validated, frozen.
@@ -59,6 +60,18 @@ const schema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   DEMO_DAILY_REQUESTS: int(10, 1, 1_000_000),
+  PLANS_FILE: z
+    .string()
+    .optional()
+    .superRefine((path, ctx) => {
+      try {
+        loadPlanCatalog(path);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
+  KEY_CACHE_SECONDS: int(60, 0, 3600),
+  SQLITE_CACHE_MB: int(64, 2, 4096),
   HEADER_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes')

@@ -9,6 +9,7 @@ declare module 'autocannon' {
       method?: string;
       path?: string;
       headers?: Record<string, string>;
+      body?: string;
       setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
     }
     export interface Options {

@@ -1,5 +1,4 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { PlanName } from '../plans/plan-catalog';
 import { TimeColumn } from './column-types';
 
 @Entity('accounts')
@@ -14,7 +13,8 @@ export class AccountEntity {
   email: string;
 
   @Column({ type: 'varchar', length: 20 })
-  plan: PlanName;
+  /** A built-in plan or one of PLANS_FILE. */
+  plan: string;
 
   /** Balance in credits; changed only together with a ledger row (CreditService). */
   @Column({ type: 'int', default: 0 })

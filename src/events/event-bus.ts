@@ -8,6 +8,10 @@ export const TOPICS = {
   creditsChanged: 'CREDITS_CHANGED',
   analysisCompleted: 'ANALYSIS_COMPLETED',
   listReady: 'LIST_READY',
+  /** A key was revoked: key caches drop it (AuthService). */
+  apiKeyRevoked: 'API_KEY_REVOKED',
+  /** An account's plan changed: key caches drop its keys. */
+  planChanged: 'PLAN_CHANGED',
 } as const;
 
 type Listener = (payload: unknown) => void;
@@ -72,4 +76,14 @@ export interface CreditsChangedEvent {
   credits: number;
   delta: number;
   reason: string;
+}
+
+export interface ApiKeyRevokedEvent {
+  keyId: number;
+  accountId: number;
+}
+
+export interface PlanChangedEvent {
+  accountId: number;
+  plan: string;
 }

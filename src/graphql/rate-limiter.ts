@@ -1,5 +1,5 @@
 import { RateLimitError } from '../errors';
-import { Family, PLANS } from '../plans/plan-catalog';
+import { BUILT_IN_PLANS, Family, PlanCatalog } from '../plans/plan-catalog';
 import type { Principal } from '../services/caller';
 import type { Services } from '../services/services';
 
@@ -27,10 +27,13 @@ export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private checks = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly plans: PlanCatalog = BUILT_IN_PLANS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async consume(principal: Principal, family: Family): Promise<void> {
-    const { max, windowMs } = PLANS[principal.plan].rateLimits[family];
+    const { max, windowMs } = this.plans.get(principal.plan).rateLimits[family];
     const now = this.now();
     if (++this.checks % SWEEP_EVERY === 0) this.sweep(now);
     const key = `${principal.accountId}:${principal.keyId}:${family}`;
@@ -62,7 +65,7 @@ const limiters = new WeakMap<Services, RateLimiter>();
 export function rateLimiterFor(services: Services): RateLimiter {
   let limiter = limiters.get(services);
   if (!limiter) {
-    limiter = new RateLimiter();
+    limiter = new RateLimiter(services.plans);
     limiters.set(services, limiter);
   }
   return limiter;

@@ -35,11 +35,13 @@ export interface RateLimit {
 }
 
 export interface PlanDefinition {
-  name: PlanName;
-  /** Requests per quota period across all families (usage requests count too). */
-  quota: { limit: number; period: 'DAY' | 'MONTH' };
+  name: string;
+  /** Requests per quota period across all families (usage requests count too); null: no quota. */
+  quota: { limit: number; period: 'DAY' | 'MONTH' } | null;
   features: readonly Feature[];
   rateLimits: Readonly<Record<Family, RateLimit>>;
+  /** Whether requests are charged credits (a plan for in-house use may not be). */
+  metered: boolean;
 }
 
 const perSecond = (max: number): RateLimit => ({ max, windowMs: 1000 });
@@ -76,28 +78,74 @@ const demoLimits = Object.fromEntries(Object.keys(baseLimits).map((f) => [f, per
   RateLimit
 >;
 
-export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = Object.freeze({
-  demo: { name: 'demo', quota: { limit: 10, period: 'DAY' }, features: [], rateLimits: demoLimits },
-  small: { name: 'small', quota: { limit: 50_000, period: 'MONTH' }, features: [], rateLimits: baseLimits },
+/** The built-in plans; PLANS_FILE may override them and add others (see PlanCatalog). */
+/** A built-in plan always has a quota. */
+type BuiltInPlan = PlanDefinition & { quota: NonNullable<PlanDefinition['quota']> };
+
+export const PLANS: Readonly<Record<PlanName, BuiltInPlan>> = Object.freeze({
+  demo: {
+    name: 'demo',
+    quota: { limit: 10, period: 'DAY' },
+    features: [],
+    rateLimits: demoLimits,
+    metered: true,
+  },
+  small: {
+    name: 'small',
+    quota: { limit: 50_000, period: 'MONTH' },
+    features: [],
+    rateLimits: baseLimits,
+    metered: true,
+  },
   medium: {
     name: 'medium',
     quota: { limit: 200_000, period: 'MONTH' },
     features: [],
     rateLimits: { ...baseLimits, ...fastTier },
+    metered: true,
   },
   large: {
     name: 'large',
     quota: { limit: 1_000_000, period: 'MONTH' },
     features: [],
     rateLimits: { ...baseLimits, ...fastTier },
+    metered: true,
   },
   business: {
     name: 'business',
     quota: { limit: 5_000_000, period: 'MONTH' },
     features: ['lists', 'verify', 'subdomains'],
     rateLimits: { ...baseLimits, ...fastTier },
+    metered: true,
   },
 });
+
+/**
+ * The plans a running service knows: the built-in ones, overridden or extended by the operator's
+ * PLANS_FILE (src/plans/plans-file.ts). Services are given the catalog; nothing else reads a plan.
+ */
+export class PlanCatalog {
+  private readonly plans: ReadonlyMap<string, PlanDefinition>;
+
+  constructor(definitions: Readonly<Record<string, PlanDefinition>> = PLANS) {
+    this.plans = new Map(Object.entries(definitions));
+  }
+
+  /** The plan of that name; an account on a plan no longer defined gets the demo plan's limits. */
+  get(name: string): PlanDefinition {
+    return this.plans.get(name) ?? { ...PLANS.demo, name, features: [] };
+  }
+
+  has(name: string): boolean {
+    return this.plans.has(name);
+  }
+
+  get names(): string[] {
+    return [...this.plans.keys()];
+  }
+}
+
+export const BUILT_IN_PLANS = new PlanCatalog();
 
 /** The plan a feature needs (the spec: lists, verification and subdomains need Business). */
 export const FEATURE_PLAN: Readonly<Record<Feature, PlanName>> = {

@@ -1,7 +1,8 @@
 import { Database } from '../db/database';
 import { AccountEntity, ApiKeyEntity } from '../entities';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import { isPlanName, PlanName, PLAN_NAMES } from '../plans/plan-catalog';
+import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../events/event-bus';
+import type { PlanCatalog } from '../plans/plan-catalog';
 import { displayPrefix, generateApiKey, generateSigningSecret, hashApiKey } from './api-key-codec';
 import { CreditService } from './credit.service';
 import type { SecretVault } from './secret-vault';
@@ -17,7 +18,7 @@ export interface AccountSummary {
   id: number;
   name: string;
   email: string;
-  plan: PlanName;
+  plan: string;
   credits: number;
   hasSigningSecret: boolean;
   createdAt: Date;
@@ -31,6 +32,8 @@ export class AccountService {
   constructor(
     private readonly db: Database,
     private readonly credits: CreditService,
+    private readonly plans: PlanCatalog,
+    private readonly events: EventBus,
     /** Seals signing secrets under SECRETS_KEY; without it they are stored as given. */
     private readonly secrets?: SecretVault,
   ) {}
@@ -45,8 +48,7 @@ export class AccountService {
     if (!name || name.length > 200)
       throw new ValidationError('name', 'name is required (at most 200 characters)');
     if (!EMAIL.test(input.email ?? '')) throw new ValidationError('email', 'email must be an email address');
-    if (!isPlanName(input.plan))
-      throw new ValidationError('plan', `plan must be one of ${PLAN_NAMES.join(', ')}`);
+    this.requirePlan(input.plan);
     if (!Number.isSafeInteger(input.credits) || input.credits < 0) {
       throw new ValidationError('credits', 'credits must be a non-negative whole number');
     }
@@ -84,19 +86,29 @@ export class AccountService {
 
   /** Revokes a key by id or by its plaintext; returns the revoked key's id. */
   async revokeKey(selector: { keyId?: number; apiKey?: string }): Promise<number> {
-    return this.db.transaction(async (m) => {
+    const key = await this.db.transaction(async (m) => {
       const where = selector.apiKey ? { keyHash: hashApiKey(selector.apiKey) } : { id: selector.keyId };
-      const key = await m.findOne(ApiKeyEntity, { where });
-      if (!key) throw new NotFoundError('API key not found');
-      if (!key.revokedAt) await m.update(ApiKeyEntity, { id: key.id }, { revokedAt: new Date() });
-      return key.id;
+      const found = await m.findOne(ApiKeyEntity, { where });
+      if (!found) throw new NotFoundError('API key not found');
+      if (!found.revokedAt) await m.update(ApiKeyEntity, { id: found.id }, { revokedAt: new Date() });
+      return found;
     });
+    const event: ApiKeyRevokedEvent = { keyId: key.id, accountId: key.accountId };
+    this.events.publish(TOPICS.apiKeyRevoked, event);
+    return key.id;
   }
 
   async setPlan(accountId: number, plan: string): Promise<void> {
-    if (!isPlanName(plan)) throw new ValidationError('plan', `plan must be one of ${PLAN_NAMES.join(', ')}`);
+    this.requirePlan(plan);
     await this.requireAccount(accountId);
     await this.db.transaction((m) => m.update(AccountEntity, { id: accountId }, { plan }));
+    const event: PlanChangedEvent = { accountId, plan };
+    this.events.publish(TOPICS.planChanged, event);
+  }
+
+  private requirePlan(plan: string): void {
+    if (typeof plan !== 'string' || !this.plans.has(plan))
+      throw new ValidationError('plan', `plan must be one of ${this.plans.names.join(', ')}`);
   }
 
   /** Creates (or replaces) the callback signing secret and returns it once. */

@@ -212,20 +212,28 @@ export class AnalysisService {
       : undefined;
     const hit = CREDIT_PRICES.lookupHit;
     const indexing = CREDIT_PRICES.lookupIndex;
+    // The stored answer is read first: when it is there (or there is nothing to enqueue), the call
+    // only reads, and is counted and charged in one settlement after the read.
+    const months = await this.index.lookup(url, {
+      minConfidence: options.denoise ? DENOISE_THRESHOLD : 0,
+    });
+    if (months || !callbackUrl) {
+      return this.metering.run<LookupOutcome>(
+        caller,
+        {
+          minimumCost: 0,
+          cost: (outcome) => (outcome.kind === 'found' ? hit.credits : 0),
+          reason: hit.endpoint,
+          readOnly: true,
+        },
+        () => Promise.resolve(months ? { kind: 'found', months } : { kind: 'not-found', url }),
+      );
+    }
     return this.metering.run<LookupOutcome>(
       caller,
-      {
-        minimumCost: 0,
-        // The 202's price is charged with its job (see enqueue).
-        cost: (outcome) => (outcome.kind === 'found' ? hit.credits : 0),
-        reason: hit.endpoint,
-      },
+      // The 202's price is charged with its job (see enqueueAnalyses).
+      { minimumCost: 0, cost: () => 0, reason: hit.endpoint },
       async () => {
-        const months = await this.index.lookup(url, {
-          minConfidence: options.denoise ? DENOISE_THRESHOLD : 0,
-        });
-        if (months) return { kind: 'found', months };
-        if (!callbackUrl) return { kind: 'not-found', url };
         await this.enqueueAnalyses(caller, [url], {
           form: 'lookup-v1',
           recursive: true,

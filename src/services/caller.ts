@@ -1,11 +1,10 @@
-import type { PlanName } from '../plans/plan-catalog';
-
 /** Who is calling: resolved from the API key once per request. */
 export interface Principal {
   accountId: number;
   /** The API key's id; the demo key has its own identity. */
   keyId: number | 'demo';
-  plan: PlanName;
+  /** A built-in plan or one of PLANS_FILE. */
+  plan: string;
   isDemo: boolean;
 }
 

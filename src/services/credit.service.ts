@@ -4,6 +4,7 @@ import { AccountEntity, CreditLedgerEntryEntity } from '../entities';
 import { InsufficientCreditsError, NotFoundError, ValidationError } from '../errors';
 import { CreditsChangedEvent, EventBus, TOPICS } from '../events/event-bus';
 import type { Caller } from './caller';
+import type { UsageMeter } from './usage-meter';
 
 export interface LedgerPage {
   entries: CreditLedgerEntryEntity[];
@@ -24,6 +25,7 @@ export class CreditService {
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
+    private readonly meter: UsageMeter,
   ) {}
 
   async balance(accountId: number): Promise<number> {
@@ -39,22 +41,13 @@ export class CreditService {
     if (available < amount) throw new InsufficientCreditsError(amount, available);
   }
 
-  /** Charges `amount` (may be 0) and records it on the caller's meter; returns the new balance. */
+  /**
+   * Charges `amount` (may be 0) and records it on the caller's meter; returns the new balance.
+   * Goes through the usage meter's group commit, like every metered request's charge.
+   */
   async charge(caller: Caller, amount: number, reason: string): Promise<number> {
     assertWholeCredits(amount);
-    const { principal } = caller;
-    if (principal.isDemo || amount === 0) {
-      const remaining = await this.balance(principal.accountId);
-      caller.meter.remaining = remaining;
-      return remaining;
-    }
-    const remaining = await this.db.transaction((m) =>
-      this.move(m, principal.accountId, -amount, 'charge', reason, caller.requestId),
-    );
-    this.announce(principal.accountId, remaining, -amount, reason);
-    caller.meter.spent += amount;
-    caller.meter.remaining = remaining;
-    return remaining;
+    return this.meter.settle({ caller, count: false, charge: amount, reason });
   }
 
   /** Adds credits (operator grant or refund). */

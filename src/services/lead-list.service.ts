@@ -10,6 +10,7 @@ import { JobKinds } from '../jobs/job-kinds';
 import { PermanentJobError } from '../jobs/job-errors';
 import type { JobQueue } from '../jobs/job.queue';
 import { requireFeature } from './access.service';
+import type { PlanCatalog } from '../plans/plan-catalog';
 import type { CallbackService } from './callback.service';
 import type { Caller } from './caller';
 import type { CreditService } from './credit.service';
@@ -127,6 +128,7 @@ export class LeadListService {
     private readonly events: EventBus,
     private readonly fingerprints: Fingerprints,
     private readonly config: Config,
+    private readonly plans: PlanCatalog,
   ) {
     this.calculator = new LeadListCalculator(db);
     this.files = new LeadListFiles(db, {
@@ -143,7 +145,7 @@ export class LeadListService {
     input: ListCreateInput,
     now = new Date(),
   ): Promise<{ id: string; status: ListStatus }> {
-    requireFeature(caller.principal, 'lists');
+    requireFeature(caller.principal, 'lists', this.plans);
     const request = parseListRequest(input);
     const accountId = caller.principal.accountId;
     request.technologies.forEach((tech, i) => {
@@ -201,7 +203,7 @@ export class LeadListService {
   }
 
   async all(caller: Caller): Promise<ListSummaryView[]> {
-    requireFeature(caller.principal, 'lists');
+    requireFeature(caller.principal, 'lists', this.plans);
     const lists = await this.db.manager.find(LeadListEntity, {
       where: { accountId: caller.principal.accountId, deletedAt: IsNull() },
       order: { createdAt: 'DESC', id: 'ASC' },
@@ -210,7 +212,7 @@ export class LeadListService {
   }
 
   async get(caller: Caller, id: string): Promise<ListView> {
-    requireFeature(caller.principal, 'lists');
+    requireFeature(caller.principal, 'lists', this.plans);
     const list = await this.owned(caller.principal.accountId, id);
     const request = JSON.parse(list.request) as ListRequest;
     const base = request.baseListId
@@ -226,7 +228,7 @@ export class LeadListService {
     id: string,
     spendCredits: number,
   ): Promise<{ id: string; status: ListStatus; url: string }> {
-    requireFeature(caller.principal, 'lists');
+    requireFeature(caller.principal, 'lists', this.plans);
     if (!Number.isSafeInteger(spendCredits) || spendCredits < 0)
       throw new ValidationError('spendCredits', 'spendCredits must be a whole number of credits');
     const accountId = caller.principal.accountId;
@@ -260,7 +262,7 @@ export class LeadListService {
   }
 
   async delete(caller: Caller, id: string): Promise<void> {
-    requireFeature(caller.principal, 'lists');
+    requireFeature(caller.principal, 'lists', this.plans);
     const list = await this.owned(caller.principal.accountId, id);
     await this.db.transaction(async (m) => {
       await m.update(LeadListEntity, { id: list.id }, { deletedAt: new Date() });

@@ -82,6 +82,7 @@ export class LookupV2Service {
         cost: (lookups) =>
           lookups.filter((l) => l.state === 'FOUND' || l.state === 'ANALYSED').length * answered.credits,
         reason: answered.endpoint,
+        readOnly: plans.every((p) => p.action === 'stored'),
       },
       async () => {
         if (callbackUrl)

@@ -1,7 +1,10 @@
 import type { Config } from '../config';
 import { Database } from '../db/database';
 import { DetectionEngine, loadFingerprints } from '../detection';
-import { EventBus } from '../events/event-bus';
+import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../events/event-bus';
+import { rawSqlOf } from '../db/raw-sql';
+import { PlanCatalog } from '../plans/plan-catalog';
+import { loadPlanCatalog } from '../plans/plans-file';
 import type { FetchPageOptions } from '../fetch';
 import { JobQueue } from '../jobs/job.queue';
 import { AccountService } from './account.service';
@@ -16,6 +19,8 @@ import { MyAccountService } from './my-account.service';
 import { buildPageRenderer, PageRenderer } from './page-renderer';
 import { findBrowserExecutable, resolverLookup } from '../fetch/browser';
 import { QuotaService } from './quota.service';
+import { QuotaClock } from './quota-clock';
+import { UsageMeter } from './usage-meter';
 import { SiteAnalyzer } from './site-analyzer';
 import { SiteIndexService } from './site-index.service';
 import { SiteEnricher } from './site-enricher';
@@ -40,6 +45,8 @@ import { parseSecretsKey, SecretVault } from './secret-vault';
  */
 export interface Services {
   config: Config;
+  /** The built-in plans with PLANS_FILE's overrides and additions. */
+  plans: PlanCatalog;
   db: Database;
   events: EventBus;
   queue: JobQueue;
@@ -112,12 +119,25 @@ export async function buildServices(
   if (report.migrated > 0) logger.info(report, 'plaintext signing secrets encrypted with SECRETS_KEY');
   // info, not warn: the admin CLI prints JSON on stdout with logs at warn.
   if (report.plaintext > 0) logger.info(report, 'signing secrets are stored in plaintext: set SECRETS_KEY');
-  const credits = new CreditService(db, events);
-  const accounts = new AccountService(db, credits, secrets);
+  const plans = loadPlanCatalog(config.PLANS_FILE);
+  const sql = rawSqlOf(db);
+  const quotaClock = new QuotaClock(() => new Date(), config.DEMO_DAILY_REQUESTS);
+  // A revocation the meter finds is announced like any other, so every key cache drops the key.
+  const meter = new UsageMeter(sql, db.dialect, plans, quotaClock, events, (revoked: ApiKeyRevokedEvent) =>
+    events.publish(TOPICS.apiKeyRevoked, revoked),
+  );
+  const credits = new CreditService(db, events, meter);
+  const accounts = new AccountService(db, credits, plans, events, secrets);
   const demoAccountId = config.DEMO_API_KEY ? await accounts.ensureDemoAccount() : null;
-  const auth = new AuthService(db, { key: config.DEMO_API_KEY, accountId: demoAccountId });
-  const quota = new QuotaService(db, () => new Date(), config.DEMO_DAILY_REQUESTS);
-  const metering = new MeteringService(quota, credits);
+  const auth = new AuthService(
+    db,
+    sql,
+    { key: config.DEMO_API_KEY, accountId: demoAccountId },
+    config.KEY_CACHE_SECONDS,
+  );
+  forgetChangedKeys(events, auth);
+  const quota = new QuotaService(db, plans, quotaClock);
+  const metering = new MeteringService(meter, credits, plans);
   const queue = new JobQueue(db, { defaultMaxAttempts: config.JOB_MAX_ATTEMPTS });
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
@@ -178,6 +198,7 @@ export async function buildServices(
   const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
   return {
     config,
+    plans,
     db,
     events,
     queue,
@@ -217,6 +238,18 @@ export async function buildServices(
     }),
     metrics,
     figures: new OperationalFiguresService(db),
-    lists: new LeadListService(db, queue, callbacks, credits, events, engine.fingerprints, config),
+    lists: new LeadListService(db, queue, callbacks, credits, events, engine.fingerprints, config, plans),
   };
+}
+
+/** Revoked keys and accounts whose plan changed leave the key cache at once (see AuthService). */
+function forgetChangedKeys(events: EventBus, auth: AuthService): void {
+  void (async () => {
+    for await (const event of events.subscribe(TOPICS.apiKeyRevoked))
+      auth.forgetKey((event as ApiKeyRevokedEvent).keyId);
+  })();
+  void (async () => {
+    for await (const event of events.subscribe(TOPICS.planChanged))
+      auth.forgetAccount((event as PlanChangedEvent).accountId);
+  })();
 }

@@ -1,4 +1,5 @@
-import { EntityManager, In, MoreThanOrEqual } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
+import { rawSqlOf, RawSql } from '../db/raw-sql';
 import { Database } from '../db/database';
 import type { DetectedTechnology } from '../detection';
 import type { EventsSet, SiteEnrichment } from '../enrichment';
@@ -66,6 +67,8 @@ const MAX_KEYWORDS = 100;
 export const CRAWL_RECORD_PRECEDENCE_DAYS = 30;
 /** Lookup v1 answers from six months ago to today. */
 export const LOOKUP_MONTHS = 6;
+/** Sites whose assembled Lookup v1 history is kept in memory. */
+const LOOKUP_CACHE_SITES = 10_000;
 
 /**
  * The site index: every analysis is recorded here (site, technologies with first-seen and
@@ -76,7 +79,13 @@ export const LOOKUP_MONTHS = 6;
  * does not have. A technology's monthly hits are the recorded page views it was detected on.
  */
 export class SiteIndexService {
-  constructor(private readonly db: Database) {}
+  private readonly sql: RawSql;
+  /** Assembled Lookup v1 histories by host name, least recently used first (see lookup). */
+  private readonly histories = new Map<string, { version: string; months: LookupMonth[] }>();
+
+  constructor(private readonly db: Database) {
+    this.sql = rawSqlOf(db);
+  }
 
   /**
    * Records one analysis. Concurrent analyses of one site (MariaDB runs them in parallel) take
@@ -207,26 +216,65 @@ export class SiteIndexService {
   }
 
   /** The monthly history of a site, oldest month first; null when the index has nothing. */
+  /**
+   * Lookup v1's months, from the site's stored history (six months to today). The assembled history
+   * of a site is kept in memory (LOOKUP_CACHE_SITES sites) and used while the site's row says
+   * nothing was recorded since (its page-view count and last analysis time, one indexed read):
+   * every recorded analysis raises both, in any process, so a cached history is never stale.
+   */
   async lookup(url: string, options: { minConfidence: number; now?: Date }): Promise<LookupMonth[] | null> {
-    const site = await this.findSite(url);
+    const { hostname } = siteKeyOf(url);
+    const [site] = await this.sql.all<{ id: number; hits: number; last_analyzed_at: unknown }>(
+      'SELECT id, hits, last_analyzed_at FROM sites WHERE hostname = ?',
+      [hostname],
+    );
     if (!site) return null;
     const now = options.now ?? new Date();
     const from = monthOf(
       new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (LOOKUP_MONTHS - 1), 1)),
     );
-    const months = await this.db.manager.find(SiteMonthEntity, {
-      where: { siteId: site.id, month: MoreThanOrEqual(from) },
-      order: { month: 'ASC' },
-    });
-    if (months.length === 0) return null;
-    const technologies = await this.db.manager.find(SiteMonthTechnologyEntity, {
-      where: { siteId: site.id, month: MoreThanOrEqual(from) },
-    });
+    const version = `${site.id} ${site.hits} ${String(site.last_analyzed_at)} ${from}`;
+    let history = this.histories.get(hostname);
+    if (history?.version !== version) {
+      history = { version, months: await this.readHistory(Number(site.id), from) };
+      this.histories.delete(hostname);
+      if (this.histories.size >= LOOKUP_CACHE_SITES)
+        this.histories.delete(this.histories.keys().next().value!);
+    } else this.histories.delete(hostname);
+    // Re-inserted: the map's order is the order of last use, oldest first.
+    this.histories.set(hostname, history);
+    if (history.months.length === 0) return null;
+    return history.months.map((month) => ({
+      ...month,
+      applications: month.applications.filter((a) => a.confidence >= options.minConfidence),
+    }));
+  }
+
+  private async readHistory(siteId: number, from: string): Promise<LookupMonth[]> {
+    const months = await this.sql.all<{ month: string; languages: string }>(
+      'SELECT month, languages FROM site_months WHERE site_id = ? AND month >= ? ORDER BY month',
+      [siteId, from],
+    );
+    if (months.length === 0) return [];
+    const technologies = await this.sql.all<{
+      month: string;
+      slug: string;
+      name: string;
+      categories: string;
+      versions: string;
+      hits: number;
+      confidence: number;
+    }>(
+      'SELECT month, slug, name, categories, versions, hits, confidence FROM site_month_technologies ' +
+        'WHERE site_id = ? AND month >= ?',
+      [siteId, from],
+    );
     return months.map((row) => ({
       monthYear: `${row.month.slice(5, 7)}-${row.month.slice(0, 4)}`,
       languages: parseList(row.languages),
       applications: technologies
-        .filter((t) => t.month === row.month && t.confidence >= options.minConfidence)
+        .filter((t) => t.month === row.month)
+        .map((t) => ({ ...t, hits: Number(t.hits), confidence: Number(t.confidence) }))
         .sort((a, b) => b.hits - a.hits || a.name.localeCompare(b.name))
         .map((t) => ({
           name: t.name,

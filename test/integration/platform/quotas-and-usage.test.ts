@@ -1,6 +1,10 @@
 import { QuotaError } from '../../../src/errors';
 import { PLANS } from '../../../src/plans/plan-catalog';
+import { rawSqlOf } from '../../../src/db/raw-sql';
+import type { Caller } from '../../../src/services/caller';
+import { QuotaClock } from '../../../src/services/quota-clock';
 import { QuotaService } from '../../../src/services/quota.service';
+import { UsageMeter } from '../../../src/services/usage-meter';
 import { callerFor } from '../../helpers/test-caller';
 import { startTestService, TestService } from '../../helpers/test-service';
 
@@ -87,13 +91,18 @@ describe('usage and quotas', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
-  describe('QuotaService with a fake clock', () => {
+  describe('the usage meter and QuotaService with a fake clock', () => {
     let now: Date;
-    let quota: QuotaService;
+    let quota: QuotaService & { count(caller: Caller): Promise<number> };
 
     beforeEach(() => {
       now = new Date('2031-01-31T23:59:58Z');
-      quota = new QuotaService(service.running.services.db, () => now);
+      const { db, plans, events } = service.running.services;
+      const clock = new QuotaClock(() => now);
+      const meter = new UsageMeter(rawSqlOf(db), db.dialect, plans, clock, events, () => undefined);
+      quota = Object.assign(new QuotaService(db, plans, clock), {
+        count: (caller: Caller) => meter.settle({ caller, count: true, charge: 0, reason: 'test' }),
+      });
     });
 
     it('stops at the plan limit, tells when it resets, and starts again next period', async () => {

@@ -1,0 +1,339 @@
+/**
+ * The metered hot path (issue 16): stored lookups answered by the real service, measured from
+ * outside with autocannon, on SQLite and on MariaDB, next to a plain Express handler returning the
+ * same JSON from memory (the ceiling).
+ *
+ * Each target gets a fresh database seeded with 10 accounts of 30 keys each (300 keys, on a plan
+ * from bench/hot-path/plans.json whose limits do not get in the way, through PLANS_FILE) and
+ * HOT_PATH_SITES stored sites of 15 technologies with six months of history. The service then runs
+ * as its own process (`node dist/src/main.js`, as `npm start` does) and autocannon, in this
+ * process, cycles through the keys and sites:
+ *
+ * - stored GET /lookup/v1/ and stored GET /v2/lookup/ over REST;
+ * - the facade's Lookup v1 operation POSTed to /graphql (the facade's own cost is the difference);
+ * - on MariaDB, two API processes on the same database (two autocannon runs side by side).
+ *
+ * Every request is metered for real: each one is counted toward the quota and charged a credit
+ * with its ledger row, as in production. The last three lines are the issue's summary:
+ *   hot path sqlite: N req/s, p99 X ms      (the slower of Lookup v1 and v2)
+ *   hot path mariadb: N req/s, p99 X ms
+ *   hot path ceiling: N req/s
+ *
+ *   npm run bench:hot-path   (HOT_PATH_SECONDS=10, HOT_PATH_CONNECTIONS=20, HOT_PATH_SITES=50,
+ *                             HOT_PATH_MARIADB_URL=mysql://root@127.0.0.1:3306/ or "off",
+ *                             HOT_PATH_PROFILE=1 adds a CPU profile summary by layer)
+ */
+import './crawl/quiet-logs';
+import autocannon from 'autocannon';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { BenchProcess, freePort, spawnScript, waitUntilUp } from './hot-path/processes';
+import { summariseProfiles } from './hot-path/profile-summary';
+import { seedHotPath, HotPathSeed } from './hot-path/seed';
+
+const SECONDS = Math.max(2, Number(process.env.HOT_PATH_SECONDS ?? 10));
+const WARM_UP_SECONDS = 3;
+const CONNECTIONS = Math.max(1, Number(process.env.HOT_PATH_CONNECTIONS ?? 20));
+const SITES = Math.max(1, Number(process.env.HOT_PATH_SITES ?? 50));
+const MARIADB = process.env.HOT_PATH_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306/';
+const PROFILE = process.env.HOT_PATH_PROFILE === '1';
+const PLANS_FILE = join(__dirname, '..', '..', 'bench', 'hot-path', 'plans.json');
+
+const LOOKUP_V1_OPERATION = `query Lookup($url: String!, $callbackUrl: String, $denoise: Boolean!) {
+      lookup(url: $url, callbackUrl: $callbackUrl, denoise: $denoise) {
+        status months { monthYear languages applications { name categories versions hits } }
+      }
+    }`;
+
+interface Figures {
+  rate: number;
+  p50: number;
+  p99: number;
+  line: string;
+}
+
+const fmt = (n: number, digits = 0): string => n.toFixed(digits);
+const load = (): string =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+async function main(): Promise<void> {
+  console.log(
+    `load average at start: ${load()}; ${CONNECTIONS} connections, ${SECONDS} s per measurement ` +
+      `after ${WARM_UP_SECONDS} s of warm-up, ${SITES} stored sites, 300 keys of 10 accounts`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'hot-path-bench-'));
+  const summary: string[] = [];
+  try {
+    const sqlite = await measureDatabase('sqlite', `sqlite:${join(dir, 'bench.db')}`, dir, false);
+    summary.push(`hot path sqlite: ${fmt(sqlite.rate)} req/s, p99 ${sqlite.p99} ms`);
+
+    if (MARIADB === 'off') summary.push('hot path mariadb: not measured (HOT_PATH_MARIADB_URL=off)');
+    else {
+      const mariadb = await withMariaDbDatabase(MARIADB, (url) => measureDatabase('mariadb', url, dir, true));
+      summary.push(`hot path mariadb: ${fmt(mariadb.rate)} req/s, p99 ${mariadb.p99} ms`);
+    }
+
+    const ceiling = await measureCeiling(dir);
+    summary.push(`hot path ceiling: ${fmt(ceiling.rate)} req/s`);
+    console.log(`\nceiling (plain Express, same JSON from memory): ${ceiling.line}`);
+    console.log(`load average at end: ${load()}\n`);
+    for (const line of summary) console.log(line);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Seeds a fresh database, starts the service on it and measures every hot-path figure. */
+async function measureDatabase(
+  name: string,
+  databaseUrl: string,
+  dir: string,
+  twoProcesses: boolean,
+): Promise<Figures> {
+  console.log(`\n--- ${name} ---`);
+  const seed = await seedHotPath(databaseUrl, SITES, PLANS_FILE);
+  const first = await startApi(databaseUrl);
+  try {
+    const v1 = await measure(first.url, lookupV1Requests(seed));
+    console.log(`stored GET /lookup/v1/: ${v1.line}`);
+    const v2 = await measure(first.url, lookupV2Requests(seed));
+    console.log(`stored GET /v2/lookup/: ${v2.line}`);
+    const graphql = await measure(first.url, graphqlRequests(seed));
+    console.log(`the same Lookup v1 operation POSTed to /graphql: ${graphql.line}`);
+    console.log(
+      `REST facade over GraphQL: ${fmt((graphql.rate / v1.rate - 1) * 100, 1)}% more CPU per request ` +
+        '(req/s of /graphql over req/s of /lookup/v1/, minus one)',
+    );
+    if (name === 'sqlite') {
+      // The ceiling answers the same body: keep it for the ceiling server.
+      const body = await (
+        await fetch(`${first.url}/lookup/v1/?url=${encodeURIComponent(seed.sites[0])}`, {
+          headers: { 'x-api-key': seed.keys[0] },
+        })
+      ).text();
+      writeFileSync(join(dir, 'lookup-body.json'), body);
+    }
+    if (twoProcesses) {
+      const second = await startApi(databaseUrl);
+      try {
+        const both = await measureTogether([first.url, second.url], lookupV1Requests(seed));
+        console.log(
+          `two API processes on one database, stored GET /lookup/v1/: ${fmt(both)} req/s, ` +
+            `${fmt(both / v1.rate, 2)}x one process`,
+        );
+      } finally {
+        await second.process.stop();
+      }
+    }
+    return v1.rate <= v2.rate ? v1 : v2;
+  } finally {
+    await first.process.stop();
+    if (PROFILE) await profileLookups(name, databaseUrl, dir, seed);
+  }
+}
+
+/**
+ * HOT_PATH_PROFILE=1: a CPU profile of a service process answering only stored Lookup v1 requests
+ * (warm-up and measurement), summarised by layer. Its start-up is in the profile too (a few
+ * hundred ms of CPU, spread over thousands of requests).
+ */
+async function profileLookups(
+  name: string,
+  databaseUrl: string,
+  dir: string,
+  seed: HotPathSeed,
+): Promise<void> {
+  const profiles = process.env.HOT_PATH_PROFILE_DIR ?? join(dir, `profile-${name}`);
+  const api = await startApi(databaseUrl, ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
+  let requests = 0;
+  try {
+    const next = lookupV1Requests(seed);
+    for (const seconds of [WARM_UP_SECONDS, SECONDS]) {
+      requests += completed(await run(api.url, next, seconds, CONNECTIONS));
+    }
+  } finally {
+    await api.process.stop();
+  }
+  console.log(`CPU profile of stored GET /lookup/v1/ on ${name}, self time by layer (${requests} requests):`);
+  for (const line of summariseProfiles(profiles, requests)) console.log(line);
+}
+
+async function startApi(
+  databaseUrl: string,
+  nodeOptions: string[] = [],
+): Promise<{ url: string; process: BenchProcess }> {
+  const port = await freePort();
+  const child = spawnScript(
+    join(__dirname, '..', 'src', 'main.js'),
+    [],
+    {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      PLANS_FILE,
+      EMBEDDED_WORKER: 'false',
+      TRAFFIC_RANK_REFRESH_MINUTES: '0',
+      RECRAWL_AFTER_DAYS: '0',
+    },
+    nodeOptions,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${url}/healthz`, child);
+  return { url, process: child };
+}
+
+async function measureCeiling(dir: string): Promise<Figures> {
+  const port = await freePort();
+  const child = spawnScript(
+    join(__dirname, 'hot-path', 'ceiling-server.js'),
+    [join(dir, 'lookup-body.json'), String(port)],
+    { PATH: process.env.PATH, NODE_ENV: 'production' },
+  );
+  try {
+    await waitUntilUp(`http://127.0.0.1:${port}/healthz`, child);
+    return await measure(`http://127.0.0.1:${port}`, () => ({ method: 'GET', path: '/lookup/v1/' }));
+  } finally {
+    await child.stop();
+  }
+}
+
+type NextRequest = () => autocannon.Request;
+
+function lookupV1Requests(seed: HotPathSeed): NextRequest {
+  return cycle(seed, (site) => ({
+    method: 'GET',
+    path: `/lookup/v1/?${new URLSearchParams({ url: site })}`,
+  }));
+}
+
+function lookupV2Requests(seed: HotPathSeed): NextRequest {
+  return cycle(seed, (site) => ({
+    method: 'GET',
+    path: `/v2/lookup/?${new URLSearchParams({ urls: site })}`,
+  }));
+}
+
+function graphqlRequests(seed: HotPathSeed): NextRequest {
+  return cycle(seed, (site) => ({
+    method: 'POST',
+    path: '/graphql',
+    body: JSON.stringify({
+      query: LOOKUP_V1_OPERATION,
+      variables: { url: site, callbackUrl: null, denoise: true },
+    }),
+  }));
+}
+
+/** Requests cycling through every key (and, more slowly, every site), each key at the same pace. */
+function cycle(seed: HotPathSeed, request: (site: string) => autocannon.Request): NextRequest {
+  let n = 0;
+  return () => {
+    const i = n++;
+    const base = request(seed.sites[Math.floor(i / seed.keys.length) % seed.sites.length]);
+    return {
+      ...base,
+      headers: {
+        'x-api-key': seed.keys[i % seed.keys.length],
+        ...(base.body ? { 'content-type': 'application/json' } : {}),
+      },
+    };
+  };
+}
+
+async function measure(url: string, next: NextRequest): Promise<Figures> {
+  await run(url, next, WARM_UP_SECONDS, CONNECTIONS);
+  const result = await run(url, next, SECONDS, CONNECTIONS);
+  return figuresOf(result);
+}
+
+/** Both processes loaded at once, half the connections each: the summed rate. */
+async function measureTogether(urls: string[], next: NextRequest): Promise<number> {
+  const connections = Math.max(1, Math.floor(CONNECTIONS / urls.length));
+  await Promise.all(urls.map((url) => run(url, next, WARM_UP_SECONDS, connections)));
+  const results = await Promise.all(urls.map((url) => run(url, next, SECONDS, connections)));
+  for (const result of results) assertClean(result);
+  return results.reduce((sum, result) => sum + completed(result) / result.duration, 0);
+}
+
+function run(
+  url: string,
+  next: NextRequest,
+  seconds: number,
+  connections: number,
+): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections,
+        duration: seconds,
+        timeout: 10,
+        requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+const completed = (result: autocannon.Result): number => result.latency.totalCount ?? result.requests.total;
+
+function figuresOf(result: autocannon.Result): Figures {
+  assertClean(result);
+  const rate = completed(result) / result.duration;
+  return {
+    rate,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    line:
+      `${fmt(rate)} req/s, latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
+      `max ${result.latency.max} ms (${completed(result)} requests in ${fmt(result.duration, 1)} s)`,
+  };
+}
+
+/** A figure made of refusals or errors would mean nothing: every answer must have been a 200. */
+function assertClean(result: autocannon.Result): void {
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `not every request was answered 200: non-2xx ${result.non2xx}, errors ${result.errors}, ` +
+        `timeouts ${result.timeouts}, status codes ${JSON.stringify(result.statusCodeStats)}`,
+    );
+  }
+}
+
+/** A fresh database on the MariaDB server for one measurement, dropped afterwards. */
+async function withMariaDbDatabase<T>(serverUrl: string, work: (url: string) => Promise<T>): Promise<T> {
+  const server = new URL(serverUrl.replace(/^mariadb:/, 'mysql:'));
+  const name = `hot_path_${Date.now().toString(36)}`;
+  const connect = () =>
+    createConnection({
+      host: server.hostname,
+      port: Number(server.port || 3306),
+      user: decodeURIComponent(server.username),
+      password: decodeURIComponent(server.password),
+    });
+  const admin = await connect();
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  await admin.end();
+  const url = new URL(server.toString());
+  url.pathname = `/${name}`;
+  try {
+    return await work(url.toString());
+  } finally {
+    const cleanup = await connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await cleanup.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
