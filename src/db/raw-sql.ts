@@ -168,3 +168,17 @@ function mysqlCommand(connection: MysqlConnection, sql: string): Promise<void> {
     connection.query(sql, (error) => (error ? reject(error) : resolve())),
   );
 }
+
+/**
+ * An entity from a raw row of its table (`SELECT *` or any subset of its columns), converted the
+ * way TypeORM converts what it reads (dates, booleans, JSON), without its query builder.
+ */
+export function hydrate<T extends object>(db: Database, entity: new () => T, row: Record<string, unknown>): T {
+  const metadata = db.dataSource.getMetadata(entity);
+  const target = new entity() as Record<string, unknown>;
+  for (const column of metadata.columns) {
+    if (!(column.databaseName in row)) continue;
+    target[column.propertyName] = db.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+  }
+  return target as T;
+}

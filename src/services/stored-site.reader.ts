@@ -1,5 +1,6 @@
 import { Between, In } from 'typeorm';
 import { Database } from '../db/database';
+import { hydrate, rawSqlOf, RawSql } from '../db/raw-sql';
 import type { Fingerprints } from '../detection';
 import { trafficLevelOf, type EnrichmentSet } from '../enrichment';
 import { SiteEntity, SiteMonthTechnologyEntity, SiteTechnologyEntity } from '../entities';
@@ -50,15 +51,22 @@ export interface ReadOptions {
  * one source of Lookup v2, of Live/Crawl v2's `sets=`, and of their callbacks.
  */
 export class StoredSiteReader {
+  private readonly sql: RawSql;
+
   constructor(
     private readonly db: Database,
     private readonly index: SiteIndexService,
     private readonly fingerprints: Fingerprints,
-  ) {}
+  ) {
+    this.sql = rawSqlOf(db);
+  }
 
   /** The site of a URL (its host name without www.), or null when the index does not know it. */
   async site(url: string): Promise<SiteEntity | null> {
-    return this.db.manager.findOne(SiteEntity, { where: { hostname: siteKeyOf(url).hostname } });
+    const [row] = await this.sql.all<Record<string, unknown>>('SELECT * FROM sites WHERE hostname = ?', [
+      siteKeyOf(url).hostname,
+    ]);
+    return row ? hydrate(this.db, SiteEntity, row) : null;
   }
 
   /** Whether the site's last analysis falls inside the window: else it counts as unseen. */
@@ -70,10 +78,14 @@ export class StoredSiteReader {
 
   async technologies(site: SiteEntity, options: ReadOptions): Promise<LookupTechnology[]> {
     const { from, to } = windowBounds(options.window, options.now);
-    const rows = await this.db.manager.find(SiteTechnologyEntity, {
-      where: { siteId: site.id, confirmedAt: Between(from, to) },
-      order: { confidence: 'DESC', slug: 'ASC' },
-    });
+    // The request every stored Lookup v2 makes: a prepared statement, not the query builder.
+    const rows = (
+      await this.sql.all<Record<string, unknown>>(
+        'SELECT slug, name, versions, confidence, confirmed_at FROM site_technologies ' +
+          'WHERE site_id = ? AND confirmed_at BETWEEN ? AND ? ORDER BY confidence DESC, slug ASC',
+        [site.id, from, to],
+      )
+    ).map((row) => hydrate(this.db, SiteTechnologyEntity, row));
     return rows
       .filter((row) => row.confidence >= options.minConfidence)
       .map((row) =>
