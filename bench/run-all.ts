@@ -8,6 +8,7 @@ import { join } from 'node:path';
 const BENCHMARKS = [
   'detect.bench.js',
   'crawl.bench.js',
+  'hot-path.bench.js',
   'import.bench.js',
   'render.bench.js',
   'lists.bench.js',
