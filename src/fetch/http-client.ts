@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
 import { ACCEPT_ENCODING, readBody, UnsupportedEncodingError } from './body-reader';
 import { FetchError } from './fetch-error';
 import { createGuardedAgent, isTargetRefusal } from './guarded-agent';
-import { HostLookup, parseOutboundUrl } from './private-address.guard';
+import { HostLookup, parseOutboundUrl } from './private-address-guard';
 import { certificateFacts, CertificateFacts } from './tls-certificate';
 
 export interface HttpClientOptions {

@@ -13,8 +13,8 @@ import { requireFeature } from './access.service';
 import type { CallbackService } from './callback.service';
 import type { Caller } from './caller';
 import type { CreditService } from './credit.service';
-import { LeadListCalculator, type ListCounts } from './lead-list.calculator';
-import { LeadListFiles } from './lead-list.files';
+import { LeadListCalculator, type ListCounts } from './lead-list-calculator';
+import { LeadListFiles } from './lead-list-files';
 import {
   CATEGORY_TOP,
   LIST_ID_PATTERN,
@@ -22,7 +22,7 @@ import {
   type ListCreateInput,
   type ListRequest,
   type ListTechnology,
-} from './lead-list.request';
+} from './lead-list-request';
 
 /** excludeListId: at most this many lists (the named one and those it excluded, recursively)… */
 export const MAX_EXCLUDED_LISTS = 10;
