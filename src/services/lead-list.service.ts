@@ -49,27 +49,32 @@ export interface ListSummaryView {
 }
 
 /** The full record (GraphQL's LeadListType; the REST facade turns the count lists into objects). */
-export interface ListView extends Omit<ListSummaryView, 'rows'> {
-  languages: string[];
-  countries: string[];
-  industries: string[];
-  companySizes: string[];
-  tlds: string[];
-  matchCountryLanguage: boolean;
+export interface ListView
+  extends
+    Omit<ListSummaryView, 'rows'>,
+    Pick<
+      ListRequest,
+      | 'languages'
+      | 'countries'
+      | 'industries'
+      | 'companySizes'
+      | 'tlds'
+      | 'matchCountryLanguage'
+      | 'rootPath'
+      | 'subset'
+      | 'subsetSlice'
+      | 'minAge'
+      | 'maxAge'
+      | 'fromDate'
+      | 'excludeNoTraffic'
+      | 'excludeMultilingual'
+      | 'excludeListId'
+      | 'callbackUrl'
+    > {
   matchTechnologies: string;
-  rootPath: boolean;
-  subset: number | null;
-  subsetSlice: number;
   subdomains: string;
-  minAge: number;
-  maxAge: number;
-  fromDate: number | null;
   requiredSets: string[];
-  excludeNoTraffic: boolean;
-  excludeMultilingual: boolean;
-  excludeListId: string | null;
   sets: string[];
-  callbackUrl: string | null;
   format: string;
   url: string | null;
   sampleUrl: string | null;
