@@ -109,7 +109,7 @@ module.exports = defineConfig([
                 './src/workers',
                 ...transports,
               ],
-              message: `${target.slice(2)} is a network library: it may use fetch, dns, errors and logger, never services, storage, jobs or transports.`,
+              message: `${target.slice(2)} is a network library: it may use fetch (the outbound guard, DNS resolver and pool), errors and logger, never services, storage, jobs or transports.`,
             })),
             {
               target: './src/services',

@@ -20,7 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config';
 import { LeadListEntity } from '../src/entities';
-import type { ListRequest } from '../src/services/lead-list.request';
+import type { ListRequest } from '../src/services/lead-list-request';
 import { startService } from '../src/service-runtime';
 
 const SITES = Math.max(1000, Number(process.env.LISTS_BENCH_SITES ?? 200_000));

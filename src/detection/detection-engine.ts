@@ -95,6 +95,15 @@ function scriptUrls(sources: readonly string[], baseHref: string | null, url: st
   return out;
 }
 
+/** Notes one piece of evidence: which technology, from what, the pattern and its match. */
+type RecordEvidence = (
+  tech: number,
+  kind: EvidenceKind,
+  pattern: Pattern,
+  match: RegExpExecArray | null,
+  key?: string,
+) => void;
+
 /**
  * Matches one fetched page against the compiled fingerprints. Synchronous, no I/O, no shared state
  * between calls: one engine serves any number of analyses.
@@ -262,16 +271,7 @@ export class DetectionEngine {
   }
 
   /** js values, XHR requests and live-DOM properties of a rendered page. */
-  private runRendered(
-    rendered: NonNullable<DetectionInput['rendered']>,
-    record: (
-      tech: number,
-      kind: EvidenceKind,
-      pattern: Pattern,
-      match: RegExpExecArray | null,
-      key?: string,
-    ) => void,
-  ): void {
+  private runRendered(rendered: NonNullable<DetectionInput['rendered']>, record: RecordEvidence): void {
     const fp = this.fingerprints;
     for (const [chain, value] of Object.entries(rendered.js ?? {})) {
       // false: the chain exists but holds nothing (an empty pattern would otherwise match "false").
@@ -318,13 +318,7 @@ export class DetectionEngine {
     patterns: KeyedPatterns,
     items: [string, string[]][],
     kind: EvidenceKind,
-    record: (
-      tech: number,
-      kind: EvidenceKind,
-      pattern: Pattern,
-      match: RegExpExecArray | null,
-      key?: string,
-    ) => void,
+    record: RecordEvidence,
   ): void {
     for (const [name, rawValues] of items) {
       const values = (Array.isArray(rawValues) ? rawValues : [String(rawValues)])
@@ -350,13 +344,7 @@ export class DetectionEngine {
     doc: ReturnType<typeof parseHtml>,
     html: string,
     markupFound: Uint8Array,
-    record: (
-      tech: number,
-      kind: EvidenceKind,
-      pattern: Pattern,
-      match: RegExpExecArray | null,
-      key?: string,
-    ) => void,
+    record: RecordEvidence,
     skip?: ReadonlySet<number>,
   ): Set<number> {
     const fp = this.fingerprints;

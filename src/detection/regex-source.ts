@@ -81,22 +81,7 @@ function isNamePart(code: number): boolean {
 
 /** Escapes that are not one plain character inside [...]: [dDwWsSbBcxu0-9]. */
 function isClassEscape(code: number): boolean {
-  switch (code) {
-    case 100: // d
-    case 68: // D
-    case 119: // w
-    case 87: // W
-    case 115: // s
-    case 83: // S
-    case 98: // b
-    case 66: // B
-    case 99: // c
-    case 120: // x
-    case 117: // u
-      return true;
-    default:
-      return isDigit(code);
-  }
+  return 'dDwWsSbBcxu'.includes(String.fromCharCode(code)) || isDigit(code);
 }
 
 /** What `\n`, `\r`, `\t`, `\f`, `\v` and `\0` stand for, by the escaped character's code. */
@@ -356,32 +341,18 @@ class Parser {
     if (start + 1 >= s.length) throw new Error('trailing backslash');
     const next = s.charCodeAt(start + 1);
     this.i += 2;
-    switch (next) {
-      case 100: // d
-      case 68: // D
-      case 119: // w
-      case 87: // W
-      case 115: // s
-      case 83: // S
-      case 99: // c
-      case 107: // k
-      case 112: // p
-      case 80: // P
-        return { t: 'set', raw: s.slice(start, this.i), chars: null };
-      case 98: // b
-      case 66: // B
-        return { t: 'assert', raw: s.slice(start, this.i) };
-      case 120: // x
-      case 117: {
-        // u
-        const len = next === 120 ? 2 : 4;
-        let hex = this.i + len <= s.length;
-        for (let k = 0; hex && k < len; k++) hex = isHex(s.charCodeAt(this.i + k));
-        if (!hex) return { t: 'char', raw: s.slice(start, this.i), c: s[start + 1] };
-        const c = String.fromCharCode(parseInt(s.slice(this.i, this.i + len), 16)).toLowerCase();
-        this.i += len;
-        return { t: 'char', raw: s.slice(start, this.i), c };
-      }
+    const letter = s[start + 1];
+    // Classes (\d, \p{...}, \k<name> too: none of them is one known character).
+    if ('dDwWsSckpP'.includes(letter)) return { t: 'set', raw: s.slice(start, this.i), chars: null };
+    if (letter === 'b' || letter === 'B') return { t: 'assert', raw: s.slice(start, this.i) };
+    if (letter === 'x' || letter === 'u') {
+      const len = letter === 'x' ? 2 : 4;
+      let hex = this.i + len <= s.length;
+      for (let k = 0; hex && k < len; k++) hex = isHex(s.charCodeAt(this.i + k));
+      if (!hex) return { t: 'char', raw: s.slice(start, this.i), c: letter };
+      const c = String.fromCharCode(parseInt(s.slice(this.i, this.i + len), 16)).toLowerCase();
+      this.i += len;
+      return { t: 'char', raw: s.slice(start, this.i), c };
     }
     if (next >= 49 && next <= 57) {
       while (isDigit(this.code(this.i))) this.i++;

@@ -23,7 +23,7 @@ export class LeadListEntity {
   @Column({ type: 'varchar', length: 20 })
   status: ListStatus;
 
-  /** The validated request (see lead-list.request.ts), JSON. */
+  /** The validated request (see lead-list-request.ts), JSON. */
   @Column({ type: 'text' })
   request: string;
 

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { getDomain } from 'tldts';
-import { createDnsResolver } from '../dns/dns-resolver';
+import { createDnsResolver } from './dns-resolver';
 
 export interface DnsFactsOptions {
   /** DNS_SERVERS: "ip" or "ip:port"; empty means the system's resolvers. */

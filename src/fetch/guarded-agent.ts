@@ -2,7 +2,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
-import { describeRefusal, HostLookup, isPrivateAddress, systemLookup } from './private-address.guard';
+import { describeRefusal, HostLookup, isPrivateAddress, systemLookup } from './private-address-guard';
 
 export interface GuardedAgentOptions {
   /** Allow private, loopback and metadata targets (ALLOW_PRIVATE_TARGETS): tests and local use only. */

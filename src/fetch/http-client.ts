@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
 import { ACCEPT_ENCODING, readBody, UnsupportedEncodingError } from './body-reader';
 import { FetchError } from './fetch-error';
 import { createGuardedAgent, isTargetRefusal } from './guarded-agent';
-import { HostLookup, parseOutboundUrl } from './private-address.guard';
+import { HostLookup, parseOutboundUrl } from './private-address-guard';
 import { certificateFacts, CertificateFacts } from './tls-certificate';
 
 export interface HttpClientOptions {
@@ -198,16 +198,19 @@ export class HttpClient {
         response.statusCode >= 200 &&
         response.statusCode < 300 &&
         (options.acceptBody?.(contentType) ?? true);
+      const answered = {
+        requestedUrl,
+        url: current,
+        status: response.statusCode,
+        headers,
+        redirects,
+        setCookies,
+      };
       if (!wanted) {
         // Destroying an undici body reports "aborted" as an error event: expected here, so absorbed.
         response.body.on('error', () => undefined).destroy();
         return {
-          requestedUrl,
-          url: current,
-          status: response.statusCode,
-          headers,
-          redirects,
-          setCookies,
+          ...answered,
           body: Buffer.alloc(0),
           truncated: false,
           bodyRead: false,
@@ -219,12 +222,7 @@ export class HttpClient {
         options.maxBytes ?? this.maxBodyBytes,
       );
       return {
-        requestedUrl,
-        url: current,
-        status: response.statusCode,
-        headers,
-        redirects,
-        setCookies,
+        ...answered,
         body: body.bytes,
         truncated: body.truncated,
         bodyRead: true,

@@ -1,5 +1,5 @@
-export { assertPublicUrl, isPrivateAddress, parseOutboundUrl, systemLookup } from './private-address.guard';
-export type { HostLookup, UrlGuardOptions } from './private-address.guard';
+export { assertPublicUrl, isPrivateAddress, parseOutboundUrl, systemLookup } from './private-address-guard';
+export type { HostLookup, UrlGuardOptions } from './private-address-guard';
 export {
   createGuardedAgent,
   GUARDED_AGENT_DEFAULTS,

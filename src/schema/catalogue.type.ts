@@ -5,7 +5,7 @@ import { TechnologyCategory } from './technology.type';
   description: 'A category a technology belongs to, with its priority (1 most significant, 10 least)',
 })
 export class CatalogueTechnologyCategory extends TechnologyCategory {
-  @Field(() => Int)
+  @Field(() => Int, { description: '1 is the most significant (CMS, Ecommerce), 10 the least' })
   priority: number;
 }
 
@@ -48,19 +48,7 @@ export class CategoryGroup {
 }
 
 @ObjectType({ description: 'A category of the public catalogue (GET /v2/categories/)' })
-export class CatalogueCategory {
-  @Field(() => Int)
-  id: number;
-
-  @Field()
-  slug: string;
-
-  @Field()
-  name: string;
-
-  @Field(() => Int, { description: '1 is the most significant (CMS, Ecommerce), 10 the least' })
-  priority: number;
-
+export class CatalogueCategory extends CatalogueTechnologyCategory {
   @Field(() => Int, { description: 'Technologies of the loaded fingerprints in this category' })
   technologiesCount: number;
 

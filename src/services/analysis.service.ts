@@ -13,7 +13,7 @@ import { CreditService } from './credit.service';
 import { MeteringService } from './metering.service';
 import type { EnrichmentSet } from '../enrichment';
 import type { EnrichmentFields } from './enrichment-fields';
-import type { AgeWindow, StoredSiteReader } from './stored-site.reader';
+import type { AgeWindow, StoredSiteReader } from './stored-site-reader';
 import { LookupMonth, SiteIndexService } from './site-index.service';
 import { SiteAnalyzer } from './site-analyzer';
 

@@ -4,7 +4,7 @@ import { Database } from '../db/database';
 import { AccountEntity } from '../entities/account.entity';
 import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import { assertPublicUrl, HostLookup, parseOutboundUrl } from '../fetch/private-address.guard';
+import { assertPublicUrl, HostLookup, parseOutboundUrl } from '../fetch/private-address-guard';
 import { attemptsToSpan, BackoffPolicy, backoffDelayMs } from '../jobs/backoff';
 import { JobKinds } from '../jobs/job-kinds';
 import { JobQueue } from '../jobs/job.queue';

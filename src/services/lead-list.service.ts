@@ -14,8 +14,8 @@ import type { PlanCatalog } from '../plans/plan-catalog';
 import type { CallbackService } from './callback.service';
 import type { Caller } from './caller';
 import type { CreditService } from './credit.service';
-import { LeadListCalculator, type ListCounts } from './lead-list.calculator';
-import { LeadListFiles } from './lead-list.files';
+import { LeadListCalculator, type ListCounts } from './lead-list-calculator';
+import { LeadListFiles } from './lead-list-files';
 import {
   CATEGORY_TOP,
   LIST_ID_PATTERN,
@@ -23,7 +23,7 @@ import {
   type ListCreateInput,
   type ListRequest,
   type ListTechnology,
-} from './lead-list.request';
+} from './lead-list-request';
 
 /** excludeListId: at most this many lists (the named one and those it excluded, recursively)… */
 export const MAX_EXCLUDED_LISTS = 10;
@@ -50,27 +50,32 @@ export interface ListSummaryView {
 }
 
 /** The full record (GraphQL's LeadListType; the REST facade turns the count lists into objects). */
-export interface ListView extends Omit<ListSummaryView, 'rows'> {
-  languages: string[];
-  countries: string[];
-  industries: string[];
-  companySizes: string[];
-  tlds: string[];
-  matchCountryLanguage: boolean;
+export interface ListView
+  extends
+    Omit<ListSummaryView, 'rows'>,
+    Pick<
+      ListRequest,
+      | 'languages'
+      | 'countries'
+      | 'industries'
+      | 'companySizes'
+      | 'tlds'
+      | 'matchCountryLanguage'
+      | 'rootPath'
+      | 'subset'
+      | 'subsetSlice'
+      | 'minAge'
+      | 'maxAge'
+      | 'fromDate'
+      | 'excludeNoTraffic'
+      | 'excludeMultilingual'
+      | 'excludeListId'
+      | 'callbackUrl'
+    > {
   matchTechnologies: string;
-  rootPath: boolean;
-  subset: number | null;
-  subsetSlice: number;
   subdomains: string;
-  minAge: number;
-  maxAge: number;
-  fromDate: number | null;
   requiredSets: string[];
-  excludeNoTraffic: boolean;
-  excludeMultilingual: boolean;
-  excludeListId: string | null;
   sets: string[];
-  callbackUrl: string | null;
   format: string;
   url: string | null;
   sampleUrl: string | null;

@@ -1,5 +1,5 @@
 import type { EnrichmentFields } from './enrichment-fields';
-import type { LookupTechnology, LookupTechnologyMonth } from './stored-site.reader';
+import type { LookupTechnology, LookupTechnologyMonth } from './stored-site-reader';
 
 /** What a Lookup v2 URL came to: answered from the index, analysed now, accepted for a crawl, or failed. */
 export type SiteLookupState = 'FOUND' | 'ANALYSED' | 'ACCEPTED' | 'FAILED';

@@ -9,7 +9,7 @@ import type { SiteLookup } from './lookup-v2.presenter';
 import { MeteringService } from './metering.service';
 import type { SiteAnalyzer } from './site-analyzer';
 import type { SiteEntity } from '../entities';
-import { AgeWindow, StoredSiteReader } from './stored-site.reader';
+import { AgeWindow, StoredSiteReader } from './stored-site-reader';
 
 export interface LookupV2Input {
   urls: string[];

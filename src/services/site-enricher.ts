@@ -10,7 +10,7 @@ import {
   type TextLanguageDetector,
 } from '../enrichment';
 import type { FetchedPage } from '../fetch';
-import type { GeoIpLookup } from '../geoip/geoip.database';
+import type { GeoIpLookup } from '../geoip/geoip-database';
 import { loadLanguageDetector } from './language-detector';
 import type { SiteEnrichmentRecord } from './site-index.service';
 

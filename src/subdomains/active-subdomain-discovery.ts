@@ -1,6 +1,6 @@
 import { forEachConcurrently } from '../fetch/concurrency';
 import { DnsQuerySession, type DnsQueryOptions } from './dns-query-session';
-import { isPrivateAddress } from '../fetch/private-address.guard';
+import { isPrivateAddress } from '../fetch/private-address-guard';
 import { lookupNameAnswers } from './name-resolution';
 import { ObservationCollector } from './observation-collector';
 import type { SubdomainObservation } from './subdomain-observation';

@@ -1,6 +1,6 @@
 import type { promises as dns } from 'node:dns';
 import { setMaxListeners } from 'node:events';
-import { createDnsResolver, isDnsNotFound } from '../dns/dns-resolver';
+import { createDnsResolver, isDnsNotFound } from '../fetch/dns-resolver';
 
 export interface DnsQueryOptions {
   /** DNS servers as "ip" or "ip:port"; empty or absent means the system's resolvers. */

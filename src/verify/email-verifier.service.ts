@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { promises as dns } from 'node:dns';
-import { createDnsResolver } from '../dns/dns-resolver';
+import { createDnsResolver } from '../fetch/dns-resolver';
 import { ValidationError } from '../errors';
 import { logger } from '../logger';
-import { isDisposableDomain } from './disposable-domain.checker';
-import { DomainProbeLimiter } from './domain-probe.limiter';
-import { domainPartOf, parseEmailAddress, type ParsedEmailAddress } from './email-syntax.validator';
-import type { EmailVerificationResult } from './email-verification-result.type';
-import { lookupMailExchange, resolveHostAddresses } from './mail-exchange.resolver';
-import { probeMailbox, type MailboxProbeOutcome } from './mailbox.prober';
-import { decideReachable, type ReachableFacts } from './reachable.decision-table';
-import { isRoleAccount } from './role-account.checker';
-import { interpretRecipientReply } from './smtp-reply.interpreter';
-import { VerificationResultCache } from './verification-result.cache';
+import { isDisposableDomain } from './disposable-domain-checker';
+import { DomainProbeLimiter } from './domain-probe-limiter';
+import { domainPartOf, parseEmailAddress, type ParsedEmailAddress } from './email-syntax-validator';
+import type { EmailVerificationResult } from './email-verification-result';
+import { lookupMailExchange, resolveHostAddresses } from './mail-exchange-lookup';
+import { probeMailbox, type MailboxProbeOutcome } from './mailbox-prober';
+import { decideReachable, type ReachableFacts } from './reachable-decision-table';
+import { isRoleAccount } from './role-account-checker';
+import { interpretRecipientReply } from './smtp-reply-interpreter';
+import { VerificationResultCache } from './verification-result-cache';
 
 export interface EmailVerifierOptions {
   /** DNS servers ("ip" or "ip:port"); empty means the system's (DNS_SERVERS). */

@@ -1,9 +1,9 @@
 /** The public API of email verification; everything else in this folder is internal. */
 export { EmailVerifier, MAX_EMAIL_INPUT_LENGTH, type EmailVerifierOptions } from './email-verifier.service';
-export type { EmailVerificationResult, Reachable } from './email-verification-result.type';
+export type { EmailVerificationResult, Reachable } from './email-verification-result';
 export {
   REACHABLE_RULES,
   decideReachable,
   type ReachableFacts,
   type ReachableRule,
-} from './reachable.decision-table';
+} from './reachable-decision-table';

@@ -9,7 +9,7 @@ import type { LookupV2Service } from '../services/lookup-v2.service';
 import { toLiveV2Object } from '../services/live-v2.presenter';
 import { toLookupV2Object } from '../services/lookup-v2.presenter';
 import type { Analysis, SiteAnalyzer } from '../services/site-analyzer';
-import type { StoredSiteReader } from '../services/stored-site.reader';
+import type { StoredSiteReader } from '../services/stored-site-reader';
 
 export interface AnalysisWorkerDeps {
   db: Database;

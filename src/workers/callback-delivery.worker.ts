@@ -1,7 +1,7 @@
 import { isTargetRefusal } from '../fetch/guarded-agent';
 import { JobHandler, PermanentJobError, RetryJobError } from '../jobs';
 import { callbackSignature, CallbackService } from '../services/callback.service';
-import type { CallbackPost } from './callback-http.client';
+import type { CallbackPost } from './callback-http-client';
 
 export interface CallbackDeliveryPayload {
   deliveryId: string;

@@ -2,7 +2,7 @@ import { JobHandlerRegistry, JobKinds } from '../jobs';
 import type { Services } from '../services/services';
 import { createAnalysisHandler } from './analysis.worker';
 import { createCallbackDeliveryHandler } from './callback-delivery.worker';
-import type { CallbackPost } from './callback-http.client';
+import type { CallbackPost } from './callback-http-client';
 import { createLeadListHandler } from './lead-list.worker';
 import { createSiteIndexHandler } from './site-index.worker';
 import { createSubdomainDiscoveryHandler } from './subdomain-discovery.worker';

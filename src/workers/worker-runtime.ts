@@ -1,8 +1,8 @@
 import { JobHandlerRegistry, JobRunner } from '../jobs';
 import { logger } from '../logger';
 import type { Services } from '../services/services';
-import { createCallbackHttpClient } from './callback-http.client';
-import { callbackHttpClientOptions, jobRunnerOptions } from './job-system.settings';
+import { createCallbackHttpClient } from './callback-http-client';
+import { callbackHttpClientOptions, jobRunnerOptions } from './job-system-settings';
 import { registerJobHandlers } from './register-handlers';
 
 export interface RunningWorker {

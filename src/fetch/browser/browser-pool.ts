@@ -8,7 +8,7 @@ import {
   type Response,
 } from 'playwright-core';
 import { GuardProxy } from './guard-proxy';
-import type { HostLookup } from '../private-address.guard';
+import type { HostLookup } from '../private-address-guard';
 import { processTree, processTreeRss, type ProcessInfo } from './process-memory';
 
 export interface BrowserSettings {

@@ -6,7 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { connect as netConnect, isIP, type AddressInfo, type Socket } from 'node:net';
-import { describeRefusal, isPrivateAddress, systemLookup, type HostLookup } from '../private-address.guard';
+import { describeRefusal, isPrivateAddress, systemLookup, type HostLookup } from '../private-address-guard';
 
 export interface GuardProxyOptions {
   /** ALLOW_PRIVATE_TARGETS: let the browser reach private, loopback and link-local addresses. */

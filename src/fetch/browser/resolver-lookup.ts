@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises';
-import { systemLookup, type HostLookup } from '../private-address.guard';
+import { systemLookup, type HostLookup } from '../private-address-guard';
 
 /**
  * Name resolution for the browser's traffic: the DNS_SERVERS of the service when set (so one

@@ -9,7 +9,7 @@ import {
   MAX_TECHNOLOGIES,
   SUBDOMAIN_MODES,
   VERSION_OPERATORS,
-} from '../../services/lead-list.request';
+} from '../../services/lead-list-request';
 import type { ListSummaryView, ListView } from '../../services/lead-list.service';
 import type { JsonSchema } from '../json-schema';
 import { booleanParam, enumParam, integerParam, stringParam } from '../params';

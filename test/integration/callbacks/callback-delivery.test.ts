@@ -4,7 +4,7 @@ import { AccountEntity } from '../../../src/entities/account.entity';
 import { CallbackDeliveryEntity } from '../../../src/entities/callback-delivery.entity';
 import { JobHandlerRegistry, JobKinds, JobQueue, JobRunner } from '../../../src/jobs';
 import { callbackSignature, CallbackService } from '../../../src/services/callback.service';
-import { CallbackHttpClient, createCallbackHttpClient } from '../../../src/workers/callback-http.client';
+import { CallbackHttpClient, createCallbackHttpClient } from '../../../src/workers/callback-http-client';
 import { createCallbackDeliveryHandler } from '../../../src/workers/callback-delivery.worker';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';
 import { eventually, openTestDatabase, OpenedTestDatabase, testRunnerOptions } from '../jobs/job-test-kit';

@@ -4,7 +4,7 @@ import { JobContext, JobQueue, nominalDelayMs, PermanentJobError } from '../../.
 import { logger } from '../../../src/logger';
 import { CallbackService, DEFAULT_CALLBACK_RETRY } from '../../../src/services/callback.service';
 import { createCallbackDeliveryHandler } from '../../../src/workers/callback-delivery.worker';
-import { createCallbackHttpClient } from '../../../src/workers/callback-http.client';
+import { createCallbackHttpClient } from '../../../src/workers/callback-http-client';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';
 import { openTestDatabase, OpenedTestDatabase } from '../jobs/job-test-kit';
 

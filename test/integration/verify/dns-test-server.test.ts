@@ -1,4 +1,4 @@
-import { createDnsResolver } from '../../../src/dns/dns-resolver';
+import { createDnsResolver } from '../../../src/fetch/dns-resolver';
 import { DnsTestServer } from '../../helpers/dns-test-server';
 
 /** The DNS test server, seen through the service's own resolver (node:dns, c-ares). */

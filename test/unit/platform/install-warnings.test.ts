@@ -10,6 +10,7 @@ import semver from 'semver';
  */
 interface LockedPackage {
   version?: string;
+  hasInstallScript?: boolean;
   engines?: { node?: string } | string[];
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
@@ -23,6 +24,7 @@ const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) a
 };
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   engines: { node: string };
+  allowScripts?: Record<string, boolean>;
 };
 const packages = Object.entries(lock.packages).filter(([path]) => path !== '');
 
@@ -61,5 +63,14 @@ describe('a clean install prints no warning of ours', () => {
       }
     }
     expect(unmet).toEqual([]);
+  });
+
+  it('every package with an install script is reviewed in allowScripts (npm 11 lists the others)', () => {
+    const reviewed = manifest.allowScripts ?? {};
+    const unreviewed = packages
+      .filter(([, p]) => p.hasInstallScript)
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
+      .filter((name) => !(name in reviewed));
+    expect(unreviewed).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { VerificationResultCache } from '../../../src/verify/verification-result.cache';
+import { VerificationResultCache } from '../../../src/verify/verification-result-cache';
 
 describe('VerificationResultCache', () => {
   let now = 0;

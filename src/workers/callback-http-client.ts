@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { createGuardedAgent } from '../fetch/guarded-agent';
-import type { HostLookup } from '../fetch/private-address.guard';
+import type { HostLookup } from '../fetch/private-address-guard';
 import { SERVICE_USER_AGENT } from '../service-version';
 
 export interface CallbackRequest {

@@ -16,7 +16,7 @@ import { Database } from '../db/database';
 import type { EnrichmentSet, SiteEnrichment } from '../enrichment';
 import { SOCIAL_NETWORKS, trafficLevelOf } from '../enrichment';
 import { flattenSets } from './enrichment-fields';
-import type { ListRequest } from './lead-list.request';
+import type { ListRequest } from './lead-list-request';
 
 /** The two files of a list: a sample (LISTS_SAMPLE_ROWS rows per technology) and the whole list. */
 export const LIST_FILES = ['sample.zip', 'full.zip'] as const;

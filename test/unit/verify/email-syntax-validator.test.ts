@@ -1,4 +1,4 @@
-import { domainPartOf, parseEmailAddress } from '../../../src/verify/email-syntax.validator';
+import { domainPartOf, parseEmailAddress } from '../../../src/verify/email-syntax-validator';
 
 describe('parseEmailAddress', () => {
   it.each([

@@ -1,4 +1,4 @@
-import type { SmtpReply } from './smtp-connection.client';
+import type { SmtpReply } from './smtp-connection-client';
 
 /** What a reply to RCPT TO says, by code class: 2xx accepted, 4xx try later, 5xx final. */
 export type ReplyClass = 'accepted' | 'temporary' | 'permanent';

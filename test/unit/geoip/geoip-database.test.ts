@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundledGeoIpDatabasePath, openGeoIpDatabase } from '../../../src/geoip/geoip.database';
+import { bundledGeoIpDatabasePath, openGeoIpDatabase } from '../../../src/geoip/geoip-database';
 import { writeMmdb } from '../../helpers/mmdb-writer';
 
 let dir: string;

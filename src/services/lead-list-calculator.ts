@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { Database, dbDate } from '../db/database';
 import { ENRICHMENT_SETS } from '../enrichment';
 import { setsMaskFor } from './site-sets';
-import type { ListRequest, ListTechnology } from './lead-list.request';
+import type { ListRequest, ListTechnology } from './lead-list-request';
 import { versionKeyRange } from './version-key';
 
 /** What a calculation found: websites per technology, per field set, and in all. */

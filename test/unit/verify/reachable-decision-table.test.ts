@@ -2,7 +2,7 @@ import {
   decideReachable,
   REACHABLE_RULES,
   type ReachableFacts,
-} from '../../../src/verify/reachable.decision-table';
+} from '../../../src/verify/reachable-decision-table';
 
 const accepted: ReachableFacts = {
   syntaxValid: true,

@@ -1,5 +1,5 @@
-import { createDnsResolver } from '../../../src/dns/dns-resolver';
-import { lookupMailExchange, resolveHostAddresses } from '../../../src/verify/mail-exchange.resolver';
+import { createDnsResolver } from '../../../src/fetch/dns-resolver';
+import { lookupMailExchange, resolveHostAddresses } from '../../../src/verify/mail-exchange-lookup';
 import { DnsTestServer } from '../../helpers/dns-test-server';
 
 describe('lookupMailExchange', () => {

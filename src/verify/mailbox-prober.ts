@@ -1,6 +1,6 @@
-import { isPrivateAddress } from '../fetch/private-address.guard';
-import type { HostAddresses } from './mail-exchange.resolver';
-import { SmtpConnection, SmtpConnectionError, type SmtpReply } from './smtp-connection.client';
+import { isPrivateAddress } from '../fetch/private-address-guard';
+import type { HostAddresses } from './mail-exchange-lookup';
+import { SmtpConnection, SmtpConnectionError, type SmtpReply } from './smtp-connection-client';
 
 export interface MailboxProbeOptions {
   port: number;

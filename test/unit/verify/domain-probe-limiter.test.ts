@@ -1,4 +1,4 @@
-import { DomainProbeLimiter } from '../../../src/verify/domain-probe.limiter';
+import { DomainProbeLimiter } from '../../../src/verify/domain-probe-limiter';
 
 /** A task that records when it starts and finishes when the test says so. */
 function controllable() {

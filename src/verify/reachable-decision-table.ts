@@ -1,4 +1,4 @@
-import type { Reachable } from './email-verification-result.type';
+import type { Reachable } from './email-verification-result';
 
 /** What the verification found, reduced to what the `reachable` verdict depends on. */
 export interface ReachableFacts {

@@ -1,5 +1,5 @@
-import { isDisposableDomain } from '../../../src/verify/disposable-domain.checker';
-import { isRoleAccount } from '../../../src/verify/role-account.checker';
+import { isDisposableDomain } from '../../../src/verify/disposable-domain-checker';
+import { isRoleAccount } from '../../../src/verify/role-account-checker';
 
 describe('isDisposableDomain', () => {
   it('finds listed domains and their subdomains', () => {

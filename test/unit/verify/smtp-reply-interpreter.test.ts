@@ -1,5 +1,5 @@
-import type { SmtpReply } from '../../../src/verify/smtp-connection.client';
-import { interpretRecipientReply } from '../../../src/verify/smtp-reply.interpreter';
+import type { SmtpReply } from '../../../src/verify/smtp-connection-client';
+import { interpretRecipientReply } from '../../../src/verify/smtp-reply-interpreter';
 
 function reply(code: number, text: string): SmtpReply {
   return { code, enhancedCode: /^([245]\.\d{1,3}\.\d{1,3})\b/.exec(text)?.[1] ?? null, text };

@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { SmtpConnection, SmtpConnectionError } from '../../../src/verify/smtp-connection.client';
+import { SmtpConnection, SmtpConnectionError } from '../../../src/verify/smtp-connection-client';
 
 /**
  * The SMTP client against raw TCP servers that write exactly the bytes a test wants, to pin

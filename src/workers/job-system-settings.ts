@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { JOB_KINDS, JobRunnerOptions } from '../jobs';
-import type { CallbackHttpClientOptions } from './callback-http.client';
+import type { CallbackHttpClientOptions } from './callback-http-client';
 
 /**
  * The settings of the job system in one place, so the API's embedded worker (npm start) and the
