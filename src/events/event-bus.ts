@@ -8,6 +8,7 @@ export const TOPICS = {
   creditsChanged: 'CREDITS_CHANGED',
   analysisCompleted: 'ANALYSIS_COMPLETED',
   listReady: 'LIST_READY',
+  datasetOrderChanged: 'DATASET_ORDER_CHANGED',
 } as const;
 
 type Listener = (payload: unknown) => void;
