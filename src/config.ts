@@ -190,6 +190,21 @@ const schema = z.object({
   LISTS_MIN_WEBSITES: int(1, 0, 1_000_000),
   LISTS_SAMPLE_ROWS: int(10, 1, 1000),
   LISTS_JOB_ATTEMPTS: int(3, 1, 20),
+  // Datasets (POST /dataset/v1/, issue 12): the price of each record (website) and its currency.
+  DATASET_PRICE_PER_RECORD: z.coerce.number().min(0).max(1000).default(0.05),
+  DATASET_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')
+    .default('USD'),
+  // The database payment provider declines a charge above this amount (a card's limit); unset: none.
+  PAYMENT_CARD_LIMIT: z.coerce.number().min(0).optional(),
+  // Transactional emails (order confirmation, receipt, invoice): an SMTP relay such as
+  // smtp://user:pass@host:587; unset, they are written to the log instead.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/.+/, 'must be smtp://… or smtps://…')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('orders@localhost'),
 });
 
 export type Config = Readonly<z.output<typeof schema>>;

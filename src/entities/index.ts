@@ -14,6 +14,7 @@ import { SiteLanguageEntity } from './site-language.entity';
 import { SiteEntity } from './site.entity';
 import { DomainRankEntity } from './domain-rank.entity';
 import { LeadListEntity, LeadListSiteEntity } from './lead-list.entity';
+import { DatasetChargeEntity, DatasetOrderEntity } from './dataset-order.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -34,6 +35,8 @@ export const ENTITIES = [
   SiteKeywordEntity,
   LeadListEntity,
   LeadListSiteEntity,
+  DatasetOrderEntity,
+  DatasetChargeEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -49,3 +52,4 @@ export {
   DomainRankEntity,
 };
 export { LeadListEntity, LeadListSiteEntity };
+export { DatasetChargeEntity, DatasetOrderEntity };

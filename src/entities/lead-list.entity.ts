@@ -23,6 +23,10 @@ export class LeadListEntity {
   @Column({ type: 'varchar', length: 20 })
   status: ListStatus;
 
+  /** 'list': a customer's lead list; 'dataset': the websites and file of a dataset order (hidden from Lists). */
+  @Column({ type: 'varchar', length: 10, default: 'list' })
+  purpose: 'list' | 'dataset';
+
   /** The validated request (see lead-list-request.ts), JSON. */
   @Column({ type: 'text' })
   request: string;

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'PLAN_REQUIRED'
   | 'INSUFFICIENT_CREDITS'
+  | 'PAYMENT_DECLINED'
   | 'RATE_LIMITED'
   | 'QUOTA_EXCEEDED'
   | 'BAD_REQUEST'
@@ -27,6 +28,13 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+  }
+}
+
+/** The payment provider refused a charge (the order it was for stays unpaid). */
+export class PaymentDeclinedError extends AppError {
+  constructor(reason: string) {
+    super('PAYMENT_DECLINED', `Payment declined: ${reason}`, { reason });
   }
 }
 

@@ -12,6 +12,7 @@ export const TOPICS = {
   apiKeyRevoked: 'API_KEY_REVOKED',
   /** An account's plan changed: key caches drop its keys. */
   planChanged: 'PLAN_CHANGED',
+  datasetOrderChanged: 'DATASET_ORDER_CHANGED',
 } as const;
 
 type Listener = (payload: unknown) => void;

@@ -33,22 +33,30 @@ export class RateLimiter {
   ) {}
 
   async consume(principal: Principal, family: Family): Promise<void> {
-    const { max, windowMs } = this.plans.get(principal.plan).rateLimits[family];
+    const limit = this.plans.get(principal.plan).rateLimits[family];
     const now = this.now();
     if (++this.checks % SWEEP_EVERY === 0) this.sweep(now);
     const key = `${principal.accountId}:${principal.keyId}:${family}`;
-    const bucket = this.buckets.get(key) ?? { times: [], windowMs };
-    bucket.windowMs = windowMs;
-    while (bucket.times.length > 0 && bucket.times[0] <= now - windowMs) bucket.times.shift();
-    if (bucket.times.length >= max) {
-      const retryAfter = Math.max(1, Math.ceil((bucket.times[0] + windowMs - now) / 1000));
-      throw new RateLimitError(
-        `Rate limit exceeded: ${max} request(s) per ${windowMs / 1000} s for ${family}`,
-        retryAfter,
-      );
+    // Both windows are checked before either counts the call: a refused call is not counted.
+    const windows: [string, { max: number; windowMs: number }][] = [[key, limit]];
+    if (limit.burst) windows.push([`${key}:burst`, limit.burst]);
+    const buckets = windows.map(([k, { max, windowMs }]) => {
+      const bucket = this.buckets.get(k) ?? { times: [], windowMs };
+      bucket.windowMs = windowMs;
+      while (bucket.times.length > 0 && bucket.times[0] <= now - windowMs) bucket.times.shift();
+      if (bucket.times.length >= max) {
+        const retryAfter = Math.max(1, Math.ceil((bucket.times[0] + windowMs - now) / 1000));
+        throw new RateLimitError(
+          `Rate limit exceeded: ${max} request(s) per ${windowMs / 1000} s for ${family}`,
+          retryAfter,
+        );
+      }
+      return [k, bucket] as const;
+    });
+    for (const [k, bucket] of buckets) {
+      bucket.times.push(now);
+      this.buckets.set(k, bucket);
     }
-    bucket.times.push(now);
-    this.buckets.set(key, bucket);
   }
 
   private sweep(now: number): void {

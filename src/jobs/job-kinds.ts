@@ -9,6 +9,9 @@ export const JobKinds = {
   analysis: 'analysis.run',
   siteIndex: 'site.index',
   leadList: 'list.calculate',
+  datasetQuote: 'dataset.quote',
+  datasetBuild: 'dataset.build',
+  emailSend: 'email.send',
 } as const;
 
 export type JobKind = (typeof JobKinds)[keyof typeof JobKinds];

@@ -8,6 +8,7 @@ import { SealedSigningSecrets1763901000000 } from './1763901000000-sealed-signin
 import { RetentionIndexes1763901000001 } from './1763901000001-retention-indexes';
 import { SiteEnrichmentStorage1763920000000 } from './1763920000000-site-enrichment-storage';
 import { LeadLists1763950000000 } from './1763950000000-lead-lists';
+import { DatasetOrders1764000000000 } from './1764000000000-dataset-orders';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   EnrichmentPages1763940000000,
   DomainRanks1763941000000,
   LeadLists1763950000000,
+  DatasetOrders1764000000000,
 ];

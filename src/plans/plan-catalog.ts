@@ -32,6 +32,8 @@ export interface RateLimit {
   max: number;
   /** Window length in milliseconds. */
   windowMs: number;
+  /** A second, shorter window checked too: how fast a burst may go (datasets: 1 request/s). */
+  burst?: { max: number; windowMs: number };
 }
 
 export interface PlanDefinition {
@@ -51,8 +53,9 @@ const baseLimits: Record<Family, RateLimit> = {
   lists: perSecond(5),
   'lists-create': perSecond(5),
   'lists-finalize': perSecond(5),
-  // "1 request per 10 s, burstable to 1 request/s": a bucket of 1 per 10 s (the burst form is the variant).
-  dataset: { max: 1, windowMs: 10_000 },
+  // "1 request per 10 s, burstable to 1 request/s": on average 1 per 10 s (6 in any minute), in
+  // bursts no faster than 1 per second (so a quote and its confirmation need not be 10 s apart).
+  dataset: { max: 6, windowMs: 60_000, burst: perSecond(1) },
   live: perSecond(5),
   'crawl-v2': perSecond(1),
   'crawl-v1': perSecond(1),

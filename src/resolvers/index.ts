@@ -2,6 +2,7 @@ import { AccountResolver } from './account.resolver';
 import { AnalysisResolver } from './analysis.resolver';
 import { CallbackDeliveryResolver } from './callback-delivery.resolver';
 import { CatalogueResolver } from './catalogue.resolver';
+import { DatasetResolver } from './dataset.resolver';
 import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
 import { LeadListResolver } from './lead-list.resolver';
@@ -14,6 +15,7 @@ export const RESOLVERS = [
   AnalysisResolver,
   CallbackDeliveryResolver,
   CatalogueResolver,
+  DatasetResolver,
   DetectedTechnologyResolver,
   EmailVerificationResolver,
   LeadListResolver,

@@ -170,3 +170,25 @@ export function enumParam<T extends string>(
     },
   };
 }
+
+/** A JSON body's array of strings: at most this many raw items before any finer check. */
+const MAX_RAW_ITEMS = 1000;
+
+/** A body array of strings (each item type-checked; the service validates the values). */
+export function stringArrayParam(name: string, description: string): ParamSpec<string[]> {
+  return {
+    name,
+    in: 'body',
+    required: false,
+    description,
+    schema: { type: 'array', items: { type: 'string' } },
+    parse(raw) {
+      if (!Array.isArray(raw)) throw new ValidationError(name, `${name} must be an array of strings`);
+      if (raw.length > MAX_RAW_ITEMS) throw new ValidationError(name, `${name} holds too many values`);
+      raw.forEach((item, i) => {
+        if (typeof item !== 'string') throw new ValidationError(name, `${name}[${i}] must be a string`);
+      });
+      return raw as string[];
+    },
+  };
+}

@@ -2,6 +2,7 @@ import type { RestRoute } from './route';
 import { ACCOUNT_ROUTES, usageRoutesFor } from './routes/account.routes';
 import { ANALYSIS_ROUTES } from './routes/analysis.routes';
 import { CATALOGUE_ROUTES } from './routes/catalogue.routes';
+import { DATASET_ROUTES } from './routes/dataset.routes';
 import { LISTS_ROUTES } from './routes/lists.routes';
 import { LOOKUP_V2_ROUTES } from './routes/lookup-v2.routes';
 import { SUBDOMAIN_ROUTES } from './routes/subdomain.routes';
@@ -19,6 +20,7 @@ const RESOURCE_ROUTES: readonly RestRoute[] = [
   ...SUBDOMAIN_ROUTES,
   ...CATALOGUE_ROUTES,
   ...LISTS_ROUTES,
+  ...DATASET_ROUTES,
 ];
 
 /** The resources, then the `/usage` companion of each resource served (and only those). */

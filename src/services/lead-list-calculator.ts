@@ -158,7 +158,12 @@ export class LeadListCalculator {
         params: [...country.params, ...language.params],
       });
     } else if (country) add(country);
-    else if (language) add(language);
+    const tld = r.tlds.length ? { text: `s.tld IN (${list(r.tlds)})`, params: r.tlds } : null;
+    // Datasets with matchLanguageTld false: the language or the TLD is enough.
+    const eitherLanguageOrTld = Boolean(r.languageOrTld && language && tld && !country);
+    if (eitherLanguageOrTld && language && tld)
+      add({ text: `(${language.text} OR ${tld.text})`, params: [...language.params, ...tld.params] });
+    else if (language && !country) add(language);
     const positive = r.keywords.filter((k) => !k.startsWith('not '));
     const negative = r.keywords.filter((k) => k.startsWith('not ')).map((k) => k.slice(4));
     if (positive.length)
@@ -175,7 +180,7 @@ export class LeadListCalculator {
       add({ text: `LOWER(s.industry) IN (${list(r.industries)})`, params: r.industries });
     if (r.companySizes.length)
       add({ text: `s.company_size IN (${list(r.companySizes)})`, params: r.companySizes });
-    if (r.tlds.length) add({ text: `s.tld IN (${list(r.tlds)})`, params: r.tlds });
+    if (tld && !eitherLanguageOrTld) add(tld);
     if (r.fromDate !== null)
       add({ text: 's.first_seen_at > ?', params: [dbDate(this.db, new Date(r.fromDate * 1000))] });
     if (r.requiredSets.length) {

@@ -96,6 +96,8 @@ export interface ListRequest {
   sets: EnrichmentSet[];
   callbackUrl: string | null;
   format: ListFormat;
+  /** Datasets' matchLanguageTld false: a site matches by its language or by its TLD (lists: both). */
+  languageOrTld?: boolean;
 }
 
 export const LIST_ID_PATTERN = /^lst_[a-z0-9]{1,36}$/;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { In, IsNull } from 'typeorm';
+import { In, IsNull, type EntityManager } from 'typeorm';
 import type { Config } from '../config';
 import { Database } from '../db/database';
 import type { Fingerprints } from '../detection';
@@ -114,6 +114,26 @@ function countsOf(json: string | null): Record<string, number> {
   return json ? (JSON.parse(json) as Record<string, number>) : {};
 }
 
+/** A new list row, Calculating (a customer's list, or the websites of a dataset order). */
+export async function insertCalculatingList(
+  m: EntityManager,
+  list: Pick<LeadListEntity, 'id' | 'accountId' | 'purpose' | 'createdAt'> & { request: ListRequest },
+): Promise<void> {
+  await m.insert(LeadListEntity, {
+    ...list,
+    status: 'Calculating',
+    request: JSON.stringify(list.request),
+    rows: null,
+    setRows: null,
+    websites: 0,
+    totalCredits: 0,
+    error: null,
+    readyAt: null,
+    completedAt: null,
+    deletedAt: null,
+  });
+}
+
 /**
  * Lead lists (Business plan): create (validated, limited, enqueued with its calculation job in one
  * transaction), read, finalize (the exact price charged with its ledger row in one transaction),
@@ -167,7 +187,10 @@ export class LeadListService {
     await this.db.transaction(async (m) => {
       const today = await m
         .createQueryBuilder(LeadListEntity, 'l')
-        .where('l.accountId = :accountId AND l.createdAt >= :since', { accountId, since: startOfUtcDay(now) })
+        .where("l.accountId = :accountId AND l.createdAt >= :since AND l.purpose = 'list'", {
+          accountId,
+          since: startOfUtcDay(now),
+        })
         .getCount();
       if (today >= this.config.LISTS_DAILY_LIMIT) {
         const tomorrow = startOfUtcDay(now).getTime() + 86_400_000;
@@ -177,28 +200,14 @@ export class LeadListService {
         );
       }
       const calculating = await m.count(LeadListEntity, {
-        where: { accountId, status: 'Calculating', deletedAt: IsNull() },
+        where: { accountId, status: 'Calculating', deletedAt: IsNull(), purpose: 'list' },
       });
       if (calculating >= this.config.LISTS_CONCURRENT_LIMIT)
         throw new RateLimitError(
           `Lists: at most ${this.config.LISTS_CONCURRENT_LIMIT} lists may be Calculating at once`,
           10,
         );
-      await m.insert(LeadListEntity, {
-        id,
-        accountId,
-        status: 'Calculating',
-        request: JSON.stringify(request),
-        rows: null,
-        setRows: null,
-        websites: 0,
-        totalCredits: 0,
-        error: null,
-        createdAt: now,
-        readyAt: null,
-        completedAt: null,
-        deletedAt: null,
-      });
+      await insertCalculatingList(m, { id, accountId, purpose: 'list', request, createdAt: now });
       await this.queue.enqueue(m, JobKinds.leadList, { listId: id } satisfies ListJobPayload, {
         uniqueKey: `list:${id}`,
         maxAttempts: this.config.LISTS_JOB_ATTEMPTS,
@@ -210,7 +219,7 @@ export class LeadListService {
   async all(caller: Caller): Promise<ListSummaryView[]> {
     requireFeature(caller.principal, 'lists', this.plans);
     const lists = await this.db.manager.find(LeadListEntity, {
-      where: { accountId: caller.principal.accountId, deletedAt: IsNull() },
+      where: { accountId: caller.principal.accountId, deletedAt: IsNull(), purpose: 'list' },
       order: { createdAt: 'DESC', id: 'ASC' },
     });
     return lists.map((list) => this.summary(list));
@@ -398,7 +407,10 @@ export class LeadListService {
       const from = since;
       void this.db.manager
         .createQueryBuilder(LeadListEntity, 'l')
-        .where("l.readyAt >= :from AND l.status <> 'Calculating' AND l.deletedAt IS NULL", { from })
+        .where(
+          "l.readyAt >= :from AND l.status <> 'Calculating' AND l.deletedAt IS NULL AND l.purpose = 'list'",
+          { from },
+        )
         .orderBy('l.readyAt', 'ASC')
         .take(500)
         .getMany()
@@ -427,7 +439,9 @@ export class LeadListService {
 
   private async owned(accountId: number, id: string): Promise<LeadListEntity> {
     const list = LIST_ID_PATTERN.test(id)
-      ? await this.db.manager.findOne(LeadListEntity, { where: { id, accountId, deletedAt: IsNull() } })
+      ? await this.db.manager.findOne(LeadListEntity, {
+          where: { id, accountId, deletedAt: IsNull(), purpose: 'list' },
+        })
       : null;
     if (!list) throw new NotFoundError(`No list ${id}`);
     return list;
@@ -436,7 +450,7 @@ export class LeadListService {
   /** A list this account may build on: its own, not deleted, and calculated (Ready or Complete). */
   private async usableList(accountId: number, id: string, field: string): Promise<LeadListEntity> {
     const list = await this.db.manager.findOne(LeadListEntity, {
-      where: { id, accountId, deletedAt: IsNull() },
+      where: { id, accountId, deletedAt: IsNull(), purpose: 'list' },
     });
     if (!list) throw new ValidationError(field, `${field}: no list ${id}`);
     if (list.status !== 'Ready' && list.status !== 'Complete')

@@ -26,8 +26,11 @@ import { SiteIndexService } from './site-index.service';
 import { SiteEnricher } from './site-enricher';
 import { BoundedSiteEmailVerifier } from './site-email-verifier';
 import { LookupV2Service } from './lookup-v2.service';
+import { DatasetService } from './dataset.service';
 import { LeadListService } from './lead-list.service';
 import { StoredSiteReader } from './stored-site-reader';
+import { Mailer } from './mailer';
+import { DatabasePaymentProvider } from './payment-provider';
 import { TrafficRankService } from './traffic-rank.service';
 import { FreshnessService } from './freshness.service';
 import { SiteImportService } from './site-import.service';
@@ -89,6 +92,10 @@ export interface Services {
   figures: OperationalFiguresService;
   /** Lead lists (POST /v2/lists): create, calculate (job), finalize, files. */
   lists: LeadListService;
+  /** Dataset orders (POST /dataset/v1/): quote and build (jobs), confirm (payment provider). */
+  datasets: DatasetService;
+  /** Transactional emails (SMTP_URL, or the log). */
+  mailer: Mailer;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -196,6 +203,7 @@ export async function buildServices(
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(emailVerifier, metering);
   const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
+  const lists = new LeadListService(db, queue, callbacks, credits, events, engine.fingerprints, config, plans);
   return {
     config,
     plans,
@@ -238,7 +246,18 @@ export async function buildServices(
     }),
     metrics,
     figures: new OperationalFiguresService(db),
-    lists: new LeadListService(db, queue, callbacks, credits, events, engine.fingerprints, config, plans),
+    lists,
+    datasets: new DatasetService(
+      db,
+      queue,
+      callbacks,
+      lists,
+      new DatabasePaymentProvider(config.PAYMENT_CARD_LIMIT),
+      events,
+      engine.fingerprints,
+      config,
+    ),
+    mailer: new Mailer(config.SMTP_URL, config.MAIL_FROM, logger),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Services } from '../services/services';
 import { createAnalysisHandler } from './analysis.worker';
 import { createCallbackDeliveryHandler } from './callback-delivery.worker';
 import type { CallbackPost } from './callback-http-client';
+import { createDatasetBuildHandler, createDatasetQuoteHandler, createEmailHandler } from './dataset.worker';
 import { createLeadListHandler } from './lead-list.worker';
 import { createSiteIndexHandler } from './site-index.worker';
 import { createSubdomainDiscoveryHandler } from './subdomain-discovery.worker';
@@ -30,5 +31,8 @@ export function registerJobHandlers(
   registry.register(JobKinds.subdomainDiscovery, createSubdomainDiscoveryHandler(services.subdomains));
   registry.register(JobKinds.siteIndex, createSiteIndexHandler(services.analyzer));
   registry.register(JobKinds.leadList, createLeadListHandler(services.lists));
+  registry.register(JobKinds.datasetQuote, createDatasetQuoteHandler(services.datasets));
+  registry.register(JobKinds.datasetBuild, createDatasetBuildHandler(services.datasets));
+  registry.register(JobKinds.emailSend, createEmailHandler(services.mailer));
   return registry;
 }

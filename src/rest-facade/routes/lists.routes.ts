@@ -12,7 +12,7 @@ import {
 } from '../../services/lead-list-request';
 import type { ListSummaryView, ListView } from '../../services/lead-list.service';
 import type { JsonSchema } from '../json-schema';
-import { booleanParam, enumParam, integerParam, stringParam } from '../params';
+import { booleanParam, enumParam, integerParam, stringArrayParam, stringParam } from '../params';
 import type { ParamSpec, RestRoute } from '../route';
 
 /**
@@ -20,26 +20,6 @@ import type { ParamSpec, RestRoute } from '../route';
  * JSON with the published field names; each field is type-checked here (400 naming it) and fully
  * validated by LeadListService. Downloads are served by src/http/list-downloads.ts.
  */
-
-const MAX_RAW_ITEMS = 1000;
-
-function stringArrayParam(name: string, description: string): ParamSpec<string[]> {
-  return {
-    name,
-    in: 'body',
-    required: false,
-    description,
-    schema: { type: 'array', items: { type: 'string' } },
-    parse(raw) {
-      if (!Array.isArray(raw)) throw new ValidationError(name, `${name} must be an array of strings`);
-      if (raw.length > MAX_RAW_ITEMS) throw new ValidationError(name, `${name} holds too many values`);
-      raw.forEach((item, i) => {
-        if (typeof item !== 'string') throw new ValidationError(name, `${name}[${i}] must be a string`);
-      });
-      return raw as string[];
-    },
-  };
-}
 
 const technologiesParam: ParamSpec<{ slug: string; version: string | null; operator: string | null }[]> = {
   name: 'technologies',

@@ -34,6 +34,15 @@ export interface SeedSite {
   techs: { slug: string; version?: string; monthsAgo?: number; rootPath?: boolean }[];
 }
 
+/** `count` sites rank1.net, rank2.net… ranked 1, 2… by traffic, each with `slug` at `version`. */
+export function rankedSites(count: number, slug: string, version: string): SeedSite[] {
+  return Array.from({ length: count }, (_, i) => ({
+    hostname: `rank${i + 1}.net`,
+    trafficRank: i + 1,
+    techs: [{ slug, version }],
+  }));
+}
+
 function monthsAgo(months: number): Date {
   const at = new Date();
   at.setUTCMonth(at.getUTCMonth() - months);

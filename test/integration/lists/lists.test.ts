@@ -1,7 +1,7 @@
 import { LeadListEntity } from '../../../src/entities';
 import { startCallbackReceiver } from '../../helpers/callback-receiver';
 import { startTestSites } from '../../helpers/test-sites';
-import { ListsKit, parseCsv, SeedSite, seedSites, startListsKit, unzip } from './lists-kit';
+import { ListsKit, parseCsv, rankedSites, SeedSite, seedSites, startListsKit, unzip } from './lists-kit';
 
 /**
  * Lead lists end to end over a seeded index (SQLite, and MariaDB with TEST_DATABASE_URL): every
@@ -9,11 +9,7 @@ import { ListsKit, parseCsv, SeedSite, seedSites, startListsKit, unzip } from '.
  * finalize (wrong, insufficient, exact), signed downloads checked column by column, limits, exclude
  * and base lists, DELETE, another account's list.
  */
-const JQ: SeedSite[] = Array.from({ length: 10 }, (_, i) => ({
-  hostname: `rank${i + 1}.net`,
-  trafficRank: i + 1,
-  techs: [{ slug: 'jquery', version: '3.6.0' }],
-}));
+const JQ: SeedSite[] = rankedSites(10, 'jquery', '3.6.0');
 
 const SITES: SeedSite[] = [
   {

@@ -33,7 +33,7 @@ describe('usage and quotas', () => {
     });
   });
 
-  it.each(['/dataset/v1/usage/', '/nothing/v1/usage'])(
+  it.each(['/nothing/v1/usage', '/nothing/v1/usage/'])(
     'GET %s answers 404: no usage for a resource the service does not serve',
     async (path) => {
       const { apiKey } = await service.createAccount({ plan: 'business' });
@@ -43,9 +43,9 @@ describe('usage and quotas', () => {
     },
   );
 
-  it('has usage paths for the resources it serves, lead lists and Lookup v2 included', async () => {
+  it('has usage paths for the resources it serves, lead lists, Lookup v2 and datasets included', async () => {
     const { apiKey } = await service.createAccount({ plan: 'business' });
-    for (const path of ['/v2/lists/usage', '/v2/lookup/usage/']) {
+    for (const path of ['/v2/lists/usage', '/v2/lookup/usage/', '/dataset/v1/usage/']) {
       const res = await service.request(path, { key: apiKey });
       expect(res.status).toBe(200);
       expect(res.body.plan.name).toBe('business');

@@ -44,7 +44,7 @@ describe('plan catalog', () => {
         expect(limits[family]).toEqual(perSecond(5));
       }
       expect(limits['crawl-v2']).toEqual(perSecond(1));
-      expect(limits.dataset).toEqual({ max: 1, windowMs: 10_000 });
+      expect(limits.dataset).toEqual({ max: 6, windowMs: 60_000, burst: { max: 1, windowMs: 1000 } });
     }
   });
 

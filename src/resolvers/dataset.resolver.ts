@@ -1,0 +1,73 @@
+import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { TOPICS } from '../events/event-bus';
+import { GraphQLContext, requireCaller } from '../graphql/context';
+import { RateLimited } from '../graphql/guards';
+import {
+  DatasetConfirmedType,
+  DatasetOrderType,
+  DatasetQuotedType,
+  DatasetQuoteInputType,
+} from '../schema/dataset.type';
+import type { DatasetOrderChangedEvent, DatasetOrderView } from '../services/dataset.service';
+
+/** GraphQL's counts are a list of {technology, records} (REST turns them back into an object). */
+function toGraphQL(order: DatasetOrderView & { error?: string | null }): DatasetOrderType {
+  return {
+    ...order,
+    records: {
+      counts: Object.entries(order.records.counts).map(([technology, records]) => ({ technology, records })),
+      subset: order.records.subset,
+    },
+  };
+}
+
+@Resolver()
+export class DatasetResolver {
+  @Mutation(() => DatasetQuotedType, {
+    description: 'POST /dataset/v1/: asks for a quote; it is POSTed to callbackUrl (status new)',
+  })
+  @RateLimited('dataset')
+  async datasetQuote(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('input', () => DatasetQuoteInputType) input: DatasetQuoteInputType,
+  ): Promise<DatasetQuotedType> {
+    return ctx.services.datasets.quote(requireCaller(ctx), input);
+  }
+
+  @Mutation(() => DatasetConfirmedType, {
+    description:
+      'POST /dataset/v1/{orderRef}: buys a quoted order (charged once); the file follows by callback',
+  })
+  @RateLimited('dataset')
+  async datasetConfirm(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('orderRef') orderRef: string,
+  ): Promise<DatasetConfirmedType> {
+    return ctx.services.datasets.confirm(requireCaller(ctx), orderRef);
+  }
+
+  @Query(() => [DatasetOrderType], { description: 'The dataset orders of the account, newest first' })
+  @RateLimited('account')
+  async datasetOrders(@Ctx() ctx: GraphQLContext): Promise<DatasetOrderType[]> {
+    return (await ctx.services.datasets.orders(requireCaller(ctx))).map(toGraphQL);
+  }
+
+  @Query(() => DatasetOrderType, { description: 'One dataset order' })
+  @RateLimited('account')
+  async datasetOrder(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('orderRef') orderRef: string,
+  ): Promise<DatasetOrderType> {
+    return toGraphQL(await ctx.services.datasets.order(requireCaller(ctx), orderRef));
+  }
+
+  @Subscription(() => DatasetOrderType, {
+    topics: TOPICS.datasetOrderChanged,
+    filter: ({ payload, context }: { payload: DatasetOrderChangedEvent; context: GraphQLContext }) =>
+      payload.accountId === context.caller?.principal.accountId,
+    description: "Pushes each of the caller's dataset orders when its status changes",
+  })
+  datasetOrderChanged(@Root() event: DatasetOrderChangedEvent): DatasetOrderType {
+    return toGraphQL(event.order);
+  }
+}
