@@ -5,6 +5,7 @@ import { isPlanName, PlanName, PLAN_NAMES } from '../plans/plan-catalog';
 import { displayPrefix, generateApiKey, generateSigningSecret, hashApiKey } from './api-key-codec';
 import { CreditService } from './credit.service';
 import type { SecretVault } from './secret-vault';
+import { ApiKeyRevokedEvent, EventBus, TOPICS } from '../events/event-bus';
 
 export interface CreatedKey {
   accountId: number;
@@ -33,6 +34,8 @@ export class AccountService {
     private readonly credits: CreditService,
     /** Seals signing secrets under SECRETS_KEY; without it they are stored as given. */
     private readonly secrets?: SecretVault,
+    /** Told of revoked keys (apiKeyRevoked): open WebSocket sessions close, key caches drop them. */
+    private readonly events?: EventBus,
   ) {}
 
   async createAccount(input: {
@@ -84,13 +87,17 @@ export class AccountService {
 
   /** Revokes a key by id or by its plaintext; returns the revoked key's id. */
   async revokeKey(selector: { keyId?: number; apiKey?: string }): Promise<number> {
-    return this.db.transaction(async (m) => {
+    const key = await this.db.transaction(async (m) => {
       const where = selector.apiKey ? { keyHash: hashApiKey(selector.apiKey) } : { id: selector.keyId };
-      const key = await m.findOne(ApiKeyEntity, { where });
-      if (!key) throw new NotFoundError('API key not found');
-      if (!key.revokedAt) await m.update(ApiKeyEntity, { id: key.id }, { revokedAt: new Date() });
-      return key.id;
+      const found = await m.findOne(ApiKeyEntity, { where });
+      if (!found) throw new NotFoundError('API key not found');
+      if (!found.revokedAt) await m.update(ApiKeyEntity, { id: found.id }, { revokedAt: new Date() });
+      return found;
     });
+    // After the commit, so a listener re-reading the key sees it revoked.
+    const event: ApiKeyRevokedEvent = { keyId: key.id, accountId: key.accountId };
+    this.events?.publish(TOPICS.apiKeyRevoked, event);
+    return key.id;
   }
 
   async setPlan(accountId: number, plan: string): Promise<void> {

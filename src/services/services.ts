@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { Database } from '../db/database';
 import { DetectionEngine, loadFingerprints } from '../detection';
+import type { SharedRedis } from '../shared/redis-connection';
 import { EventBus } from '../events/event-bus';
 import type { FetchPageOptions } from '../fetch';
 import { JobQueue } from '../jobs/job.queue';
@@ -42,6 +43,8 @@ export interface Services {
   config: Config;
   db: Database;
   events: EventBus;
+  /** The deployment's Redis (REDIS_URL): shared rate limits and job wake-ups; null in one process. */
+  redis: SharedRedis | null;
   queue: JobQueue;
   accounts: AccountService;
   auth: AuthService;
@@ -106,6 +109,7 @@ export async function buildServices(
   config: Config,
   db: Database,
   events = new EventBus(),
+  redis: SharedRedis | null = null,
 ): Promise<Services> {
   const secrets = new SecretVault(db, config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null);
   const report = await secrets.prepare();
@@ -113,7 +117,7 @@ export async function buildServices(
   // info, not warn: the admin CLI prints JSON on stdout with logs at warn.
   if (report.plaintext > 0) logger.info(report, 'signing secrets are stored in plaintext: set SECRETS_KEY');
   const credits = new CreditService(db, events);
-  const accounts = new AccountService(db, credits, secrets);
+  const accounts = new AccountService(db, credits, secrets, events);
   const demoAccountId = config.DEMO_API_KEY ? await accounts.ensureDemoAccount() : null;
   const auth = new AuthService(db, { key: config.DEMO_API_KEY, accountId: demoAccountId });
   const quota = new QuotaService(db, () => new Date(), config.DEMO_DAILY_REQUESTS);
@@ -180,6 +184,7 @@ export async function buildServices(
     config,
     db,
     events,
+    redis,
     queue,
     accounts,
     auth,

@@ -11,6 +11,15 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * The detection engine builds its prefilter tables on the first page it sees; the API and every
+ * worker do that at start, off the request and job path, so the first real analysis does not pay
+ * for it (260-400 ms per process).
+ */
+export function warmDetectionEngine(services: Services): void {
+  services.engine.analyze({ url: 'http://warm-up.invalid/', html: '<html><body></body></html>' });
+}
+
 /** A job runner over the service graph: the embedded worker of `npm start` and `npm run worker` alike. */
 export function startWorker(services: Services): RunningWorker {
   const http = createCallbackHttpClient(callbackHttpClientOptions(services.config));
