@@ -80,6 +80,8 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -')
     .default('tis:'),
   WORKER_CONCURRENCY: int(4, 1, 64),
+  // Callback deliveries run in slots of their own (the express lane), never behind queued crawls.
+  CALLBACK_WORKER_CONCURRENCY: int(2, 1, 64),
   JOB_LEASE_SECONDS: int(60, 2, 3600),
   JOB_POLL_INTERVAL_MS: int(500, 10, 60_000),
   JOB_MAX_ATTEMPTS: int(8, 1, 100),

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import { Database } from '../db/database';
 import { DetectionEngine, loadFingerprints } from '../detection';
 import type { SharedRedis } from '../shared/redis-connection';
+import { announceEnqueues } from '../shared/redis-job-wakeups';
 import { EventBus } from '../events/event-bus';
 import type { FetchPageOptions } from '../fetch';
 import { JobQueue } from '../jobs/job.queue';
@@ -123,6 +124,7 @@ export async function buildServices(
   const quota = new QuotaService(db, () => new Date(), config.DEMO_DAILY_REQUESTS);
   const metering = new MeteringService(quota, credits);
   const queue = new JobQueue(db, { defaultMaxAttempts: config.JOB_MAX_ATTEMPTS });
+  if (redis) announceEnqueues(queue, redis);
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,

@@ -1,5 +1,6 @@
 import { JobHandlerRegistry, JobRunner } from '../jobs';
 import { logger } from '../logger';
+import { listenForEnqueues } from '../shared/redis-job-wakeups';
 import type { Services } from '../services/services';
 import { createCallbackHttpClient } from './callback-http.client';
 import { callbackHttpClientOptions, jobRunnerOptions } from './job-system.settings';
@@ -30,6 +31,7 @@ export function startWorker(services: Services): RunningWorker {
     onFailure: (kind, outcome) => services.metrics.jobFailures.inc({ kind, outcome }),
   });
   runner.start();
+  const stopListening = services.redis ? listenForEnqueues(services.redis, () => runner.wake()) : () => {};
   const ranks = every(services.config.TRAFFIC_RANK_REFRESH_MINUTES * 60_000, 'traffic rank refresh', () =>
     services.trafficRanks.refreshObservedRanks(),
   );
@@ -39,6 +41,7 @@ export function startWorker(services: Services): RunningWorker {
     runner,
     async stop() {
       await Promise.all([ranks.stop(), freshness.stop(), sweeper.stop()]);
+      stopListening();
       await runner.stop();
       await http.close();
     },
