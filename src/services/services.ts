@@ -3,6 +3,8 @@ import { Database } from '../db/database';
 import { DetectionEngine, loadFingerprints } from '../detection';
 import type { SharedRedis } from '../shared/redis-connection';
 import { announceEnqueues } from '../shared/redis-job-wakeups';
+import { RedisHostBackoff } from '../shared/redis-host-backoff';
+import { MemoryHostBackoff } from '../fetch/host-backoff';
 import { EventBus } from '../events/event-bus';
 import type { FetchPageOptions } from '../fetch';
 import { JobQueue } from '../jobs/job.queue';
@@ -162,6 +164,7 @@ export async function buildServices(
       maxPages: config.CRAWL_MAX_PAGES,
       concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
       deadlineMs: config.CRAWL_DEADLINE_MS,
+      hostBackoff: redis ? new RedisHostBackoff(redis) : new MemoryHostBackoff(),
     },
     { enricher, emailVerifier: siteEmailVerifier },
     metrics,

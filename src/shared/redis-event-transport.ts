@@ -9,15 +9,19 @@ import type { SharedRedis } from './redis-connection';
  */
 export class RedisEventTransport implements EventTransport {
   private readonly channelPrefix: string;
+  /** Publishes not yet acknowledged: close() waits for them (a CLI command exits right after). */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly redis: SharedRedis) {
     this.channelPrefix = redis.key('events:');
   }
 
   send(topic: string, payload: unknown): void {
-    this.redis.commands
+    const sent = this.redis.commands
       .publish(this.channelPrefix + topic, JSON.stringify(payload ?? null))
-      .catch((error: unknown) => logger.error({ err: error, topic }, 'could not publish an event to Redis'));
+      .catch((error: unknown) => logger.error({ err: error, topic }, 'could not publish an event to Redis'))
+      .finally(() => this.pending.delete(sent));
+    this.pending.add(sent);
   }
 
   start(deliver: (topic: string, payload: unknown) => void): void {
@@ -35,6 +39,7 @@ export class RedisEventTransport implements EventTransport {
   }
 
   async close(): Promise<void> {
-    // The connections belong to SharedRedis, which closes them.
+    // The connections belong to SharedRedis, which closes them after this.
+    await Promise.all([...this.pending]);
   }
 }

@@ -26,6 +26,7 @@ interface JobRow {
   status: string;
   attempts: number;
   lease_owner: string | null;
+  last_error: string | null;
 }
 
 /** A site whose home page answers only when `release()` is called (a crawl that is mid-job). */
@@ -87,6 +88,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
   const clients: Client[] = [];
   let receiver: CallbackReceiver;
   let apiKey: string;
+  let accountId: number;
   // A random prefix per run, the same for every process of it: nothing shared with other runs.
   const redisPrefix = `test-scale-${randomBytes(6).toString('hex')}:`;
 
@@ -103,8 +105,11 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
       REDIS_URL,
       REDIS_KEY_PREFIX: redisPrefix,
       PUBLIC_RATE_LIMIT_PER_MINUTE: '3',
-      JOB_LEASE_SECONDS: '2',
+      // Short leases so a killed worker's job is recovered soon; long enough for a busy 2-core machine.
+      JOB_LEASE_SECONDS: '6',
       JOB_POLL_INTERVAL_MS: '100',
+      // No periodic re-check of WebSocket keys within a test: a revocation must arrive as an event.
+      WS_KEY_RECHECK_MS: '600000',
       ...settings,
     });
 
@@ -120,7 +125,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
     const conn = await createConnection(database.url);
     try {
       const [rows] = await conn.query(
-        'SELECT id, status, attempts, lease_owner FROM jobs WHERE kind = ? ORDER BY id',
+        'SELECT id, status, attempts, lease_owner, last_error FROM jobs WHERE kind = ? ORDER BY id',
         ['analysis.run'],
       );
       return rows as JobRow[];
@@ -152,6 +157,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
       '1000',
     );
     apiKey = created.apiKey as string;
+    accountId = created.accountId as number;
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       const proc = spawnNode(distEntry('src/main.js'), [], env({ PORT: String(port) }));
@@ -224,7 +230,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
         async () => (await jobs()).find((row) => row.status === 'succeeded'),
         'the analysis job succeeded',
       );
-      expect(done.attempts).toBe(1);
+      expect({ attempts: done.attempts, error: done.last_error }).toEqual({ attempts: 1, error: null });
     } finally {
       await site.close();
     }
@@ -261,4 +267,30 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
       await Promise.all([slow, ...quick].map((site) => site.close()));
     }
   }, 90_000);
+
+  it('closes the WebSocket sessions of a key revoked by the admin CLI on another process', async () => {
+    const key = await admin('key:create', '--account', String(accountId));
+    let closed: { code: number; reason: string } | undefined;
+    let connected = false;
+    const client = createClient({
+      url: `ws://127.0.0.1:${ports[1]}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { apiKey: key.apiKey },
+      retryAttempts: 0,
+      on: {
+        connected: () => (connected = true),
+        closed: (event) => (closed = event as { code: number; reason: string }),
+      },
+    });
+    clients.push(client);
+    client.subscribe(
+      { query: 'subscription { creditsChanged { credits } }' },
+      { next: () => undefined, error: () => undefined, complete: () => undefined },
+    );
+    await until(() => (connected ? true : undefined), 'the WebSocket connection');
+    await admin('key:revoke', '--key', String(key.keyId));
+    const event = await until(() => closed, 'the session closed');
+    expect(event.code).toBe(4403);
+    expect(event.reason).toContain('revoked');
+  }, 60_000);
 });
