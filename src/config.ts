@@ -82,7 +82,19 @@ const schema = z.object({
   DNS_SERVERS: list,
   DNS_TIMEOUT_MS: int(3000, 100, 30_000),
   EMBEDDED_WORKER: bool(true),
+  // Several processes (issue 10): with REDIS_URL, rate limits, events (subscriptions) and job
+  // wake-ups go through Redis; more than one API process needs it. Keys start with the prefix.
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/.+/, 'must be redis://[user:pass@]host:port[/db] or rediss://...')
+    .optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -')
+    .default('tis:'),
   WORKER_CONCURRENCY: int(4, 1, 64),
+  // Callback deliveries run in slots of their own (the express lane), never behind queued crawls.
+  CALLBACK_WORKER_CONCURRENCY: int(2, 1, 64),
   JOB_LEASE_SECONDS: int(60, 2, 3600),
   JOB_POLL_INTERVAL_MS: int(500, 10, 60_000),
   JOB_MAX_ATTEMPTS: int(8, 1, 100),

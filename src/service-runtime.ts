@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import type { Config } from './config';
 import { Database, openOptions } from './db/database';
-import { EventBus } from './events/event-bus';
 import { buildAppSchema } from './graphql/build-schema';
 import { RunningHttpServer, startHttpServer } from './http/server';
 import { logger } from './logger';
 import { buildServices, Services } from './services/services';
-import { RunningWorker, startWorker } from './workers/worker-runtime';
+import { connectSharedState } from './shared/shared-state';
+import { RunningWorker, startWorker, warmDetectionEngine } from './workers/worker-runtime';
 
 export interface RunningService {
   services: Services;
@@ -21,24 +21,27 @@ export interface RunningService {
 /** Starts everything `npm start` runs: storage (migrated), services, HTTP + WebSocket, the embedded worker. Tests call it too. */
 export async function startService(config: Config): Promise<RunningService> {
   const db = await Database.open(config.DATABASE_URL, openOptions(config));
-  const events = new EventBus();
-  const services = await buildServices(config, db, events).catch(async (error: unknown) => {
+  const shared = connectSharedState(config);
+  const closeStorage = async () => {
+    await shared.close();
     await db.close();
-    throw error;
-  });
-  const schema = await buildAppSchema(events);
+  };
+  const services = await buildServices(config, db, shared.events, shared.redis).catch(
+    async (error: unknown) => {
+      await closeStorage();
+      throw error;
+    },
+  );
+  const schema = await buildAppSchema(shared.events);
   const http = await startHttpServer(services, schema).catch(async (error: unknown) => {
-    await db.close();
+    await closeStorage();
     throw error;
   });
   const worker = config.EMBEDDED_WORKER ? startWorker(services) : null;
-  // listReady subscriptions also hear of lists calculated by separate worker processes.
+  // listReady subscriptions also hear of lists calculated by separate worker processes (with
+  // REDIS_URL the workers' events arrive directly; the watch stays as the fallback).
   const stopListWatch = services.lists.watchEndStates(1000);
-  // The detection engine builds its prefilter tables on the first page it sees; do that now, off
-  // the request path, so the first real analysis does not pay for it.
-  setImmediate(() =>
-    services.engine.analyze({ url: 'http://warm-up.invalid/', html: '<html><body></body></html>' }),
-  );
+  setImmediate(() => warmDetectionEngine(services));
   let stopped = false;
   return {
     services,
@@ -52,7 +55,7 @@ export async function startService(config: Config): Promise<RunningService> {
       await http.close();
       await worker?.stop();
       await services.renderer.close();
-      await db.close();
+      await closeStorage();
       logger.info('service stopped');
     },
   };

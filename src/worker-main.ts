@@ -4,7 +4,8 @@ import { Database, openOptions } from './db/database';
 import { StartupError } from './db/migrator';
 import { logger } from './logger';
 import { buildServices } from './services/services';
-import { startWorker } from './workers/worker-runtime';
+import { connectSharedState } from './shared/shared-state';
+import { startWorker, warmDetectionEngine } from './workers/worker-runtime';
 
 /**
  * `npm run worker`: an extra worker process running jobs from the shared database (MySQL/MariaDB
@@ -15,7 +16,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   logger.level = config.LOG_LEVEL;
   const db = await Database.open(config.DATABASE_URL, openOptions(config));
-  const services = await buildServices(config, db);
+  const shared = connectSharedState(config);
+  const services = await buildServices(config, db, shared.events, shared.redis);
+  warmDetectionEngine(services);
   const worker = startWorker(services);
   logger.info('worker started');
 
@@ -27,6 +30,7 @@ async function main(): Promise<void> {
     try {
       await worker.stop();
       await services.renderer.close();
+      await shared.close();
       await db.close();
       process.exit(0);
     } catch (error) {

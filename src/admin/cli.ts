@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import { logger } from '../logger';
 import { generateSecretsKey, parseSecretsKey } from '../services/secret-vault';
 import { buildServices, Services } from '../services/services';
+import { connectSharedState } from '../shared/shared-state';
 import { sitesImport } from './sites-import.command';
 
 /**
@@ -231,14 +232,17 @@ async function main(argv: string[]): Promise<number> {
     config.DATABASE_URL,
     chosen.runOnSchema ? { migrate: 'skip' } : openOptions(config),
   );
+  // With REDIS_URL the commands' events (a revoked key) reach the API processes.
+  const shared = connectSharedState(config);
   try {
     let result: unknown;
     let code = 0;
     if (chosen.runOnSchema) ({ result, code } = await chosen.runOnSchema(db, config));
-    else result = await chosen.run!(await buildServices(config, db), values);
+    else result = await chosen.run!(await buildServices(config, db, shared.events, shared.redis), values);
     console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     return code;
   } finally {
+    await shared.close();
     await db.close();
   }
 }

@@ -1,8 +1,9 @@
 /**
- * In-process publish/subscribe: services publish domain events (credits changed, analysis
- * completed, list ready), GraphQL subscriptions consume them. It implements the PubSub shape
- * type-graphql expects, so it is the subscriptions' transport too. One process only: a
- * deployment with several API processes would swap in a shared transport behind this interface.
+ * Publish/subscribe of domain events (credits changed, analysis completed, list ready, key
+ * revoked): services publish, GraphQL subscriptions and the WebSocket server consume. It implements
+ * the PubSub shape type-graphql expects, so it is the subscriptions' transport too. In-process by
+ * default; with a shared transport (Redis, REDIS_URL) every event goes through it and reaches the
+ * listeners of every process, including the one that published it.
  */
 export const TOPICS = {
   creditsChanged: 'CREDITS_CHANGED',
@@ -15,6 +16,13 @@ export const TOPICS = {
   datasetOrderChanged: 'DATASET_ORDER_CHANGED',
 } as const;
 
+/** Carries events between processes; `deliver` hands each received event to the local listeners. */
+export interface EventTransport {
+  send(topic: string, payload: unknown): void;
+  start(deliver: (topic: string, payload: unknown) => void): void;
+  close(): Promise<void>;
+}
+
 type Listener = (payload: unknown) => void;
 
 /** Events queued per subscriber before the oldest are dropped (a stalled client must not grow memory). */
@@ -23,8 +31,26 @@ const MAX_BUFFERED = 1000;
 export class EventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
 
+  constructor(private readonly transport: EventTransport | null = null) {
+    transport?.start((topic, payload) => this.deliver(topic, payload));
+  }
+
+  /** True when events cross processes (listeners elsewhere hear what this process publishes). */
+  get shared(): boolean {
+    return this.transport !== null;
+  }
+
   publish(topic: string, ...args: unknown[]): void {
-    for (const listener of this.listeners.get(topic) ?? []) listener(args[0]);
+    if (this.transport) this.transport.send(topic, args[0]);
+    else this.deliver(topic, args[0]);
+  }
+
+  async close(): Promise<void> {
+    await this.transport?.close();
+  }
+
+  private deliver(topic: string, payload: unknown): void {
+    for (const listener of this.listeners.get(topic) ?? []) listener(payload);
   }
 
   subscribe(topic: string): AsyncIterable<unknown> {

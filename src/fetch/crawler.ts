@@ -3,6 +3,7 @@ import { contactPageRank } from '../enrichment/page-kind';
 import { looksLikeNonHtml, normaliseCrawlUrl, robotsProductToken } from './crawl-url';
 import { FetchError } from './fetch-error';
 import { HttpClient } from './http-client';
+import type { HostBackoffStore } from './host-backoff';
 import { AssetCache } from './asset-cache';
 import { fetchPage, FetchedPage, FetchPageOptions, SiteFacts } from './page-fetcher';
 import { isSameCrawlHost } from './site-scope';
@@ -35,6 +36,11 @@ export interface CrawlOptions extends Omit<FetchPageOptions, 'client' | 'siteFac
   concurrencyPerHost?: number;
   /** Overall crawl budget; pages not fetched by then are left out. */
   deadlineMs?: number;
+  /**
+   * Hosts that answered 429/503 (shared by every worker with REDIS_URL): a backed-off host is not
+   * asked for further pages until its Retry-After has passed.
+   */
+  hostBackoff?: HostBackoffStore;
   /** Called as each page arrives (e.g. to run detection); awaited, and a throw aborts the crawl. */
   onPage?: (page: CrawledPage) => void | Promise<void>;
 }
@@ -77,10 +83,23 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
   let rootMarked = false;
   let siteFacts: SiteFacts | undefined;
   const assetCache = new AssetCache();
+  /** Set once the host asked us to wait: no further page is requested in this crawl. */
+  let backedOff = false;
 
   const visit = async (url: string, depth: number): Promise<CrawledPage> => {
     let crawled: CrawledPage;
+    const host = URL.canParse(url) ? new URL(url).host : url;
     try {
+      const until = (await options.hostBackoff?.blockedUntil(host)) ?? 0;
+      if (until > 0) {
+        backedOff = true;
+        throw new FetchError(
+          'RESPONSE_NOT_OK',
+          `The host asked for no requests until ${new Date(until).toISOString()} (Retry-After)`,
+          429,
+          until - Date.now(),
+        );
+      }
       const page = await fetchPage(url, { ...options, client, siteFacts, signal, assetCache });
       seen.add(normaliseCrawlUrl(page.input.url));
       const isRoot = !rootMarked && new URL(page.input.url).pathname === '/';
@@ -91,6 +110,10 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
         signal.aborted && deadline.signal.aborted
           ? new FetchError('NO_RESPONSE', 'The crawl deadline was reached before the page arrived')
           : toFetchError(error);
+      if (fetchError.retryAfterMs !== undefined && !backedOff) {
+        backedOff = true;
+        await options.hostBackoff?.backOff(host, Date.now() + fetchError.retryAfterMs);
+      }
       crawled = { url, depth, isRoot: false, error: fetchError };
     }
     pages.push(crawled);
@@ -131,7 +154,7 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
     await drain(frontier, {
       workers: concurrency,
       budget: () => maxPages - pages.length,
-      stopped: () => signal.aborted,
+      stopped: () => signal.aborted || backedOff,
       visit: async ({ url, depth }) => {
         const crawled = await visit(url, depth);
         for (const link of crawled.page?.links ?? []) if (admit(link)) frontier.add(link, depth + 1);

@@ -11,6 +11,8 @@ export class FetchError extends Error {
     message: string,
     /** Final HTTP status when the target answered (RESPONSE_NOT_OK, NO_HTML_DOCUMENT). */
     readonly status?: number,
+    /** 429/503: how long the host asked us to wait (its Retry-After, or a default), in ms. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'FetchError';

@@ -4,6 +4,7 @@ import type { DetectionInput } from '../detection/detection-input';
 import { ASSET_DEFAULTS, AssetLimits, fetchSameSiteAssets } from './asset-fetcher';
 import { decodeHtml } from './charset-decoder';
 import { DnsFacts, resolveDnsFacts } from './dns-facts';
+import { DEFAULT_BACKOFF_MS, retryAfterMs } from './host-backoff';
 import { FetchError } from './fetch-error';
 import { extractHtmlFacts } from './html-extractor';
 import { HttpClient, HttpClientOptions, HttpResponse, RedirectHop } from './http-client';
@@ -91,10 +92,14 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
 
   const contentType = response.headers['content-type']?.[0];
   if (response.status !== 200) {
+    const busy = response.status === 429 || response.status === 503;
     throw new FetchError(
       'RESPONSE_NOT_OK',
       `The server answered with HTTP ${response.status}`,
       response.status,
+      busy
+        ? (retryAfterMs(response.headers['retry-after']?.[0], Date.now()) ?? DEFAULT_BACKOFF_MS)
+        : undefined,
     );
   }
   if (!response.bodyRead) {

@@ -74,13 +74,13 @@ export async function buildContext(
   // Guessing keys is throttled per client address: past the limit no key from it is looked at.
   const failures = failedAuthLimiterFor(services);
   try {
-    if (apiKey) failures.check(clientIp);
+    if (apiKey) await failures.check(clientIp);
     const principal = await services.auth.authenticate(apiKey);
     return { ...base, caller: { principal, requestId, meter: newMeter() }, authError: null };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (apiKey && error instanceof AuthError) {
-      failures.count(clientIp);
+      await failures.count(clientIp);
       // Never the key itself, not even part of it.
       logger.warn({ module: 'auth', requestId, clientIp, reason: error.message }, 'API key refused');
     }

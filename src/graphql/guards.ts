@@ -38,7 +38,7 @@ export function guardRootFields(schema: GraphQLSchema): void {
 export function PublicField(): MethodDecorator {
   const mark = Extensions({ public: true }) as MethodDecorator;
   const limit = createMethodMiddlewareDecorator<GraphQLContext>(async ({ context }, next) => {
-    publicRateLimiterFor(context.services).consume(context.clientIp);
+    await publicRateLimiterFor(context.services).consume(context.clientIp);
     return next();
   });
   return (target, key, descriptor) => {

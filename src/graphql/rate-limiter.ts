@@ -2,15 +2,8 @@ import { RateLimitError } from '../errors';
 import { BUILT_IN_PLANS, Family, PlanCatalog } from '../plans/plan-catalog';
 import type { Principal } from '../services/caller';
 import type { Services } from '../services/services';
-
-interface Bucket {
-  /** Times (ms) of the accepted calls still inside the window, oldest first. */
-  times: number[];
-  windowMs: number;
-}
-
-/** Buckets are swept of quiet ones after this many checks, so a long-lived process stays bounded. */
-const SWEEP_EVERY = 10_000;
+import { RedisRateLimitStore } from '../shared/redis-rate-limit-store';
+import { MemoryRateLimitStore, RateLimitStore } from './rate-limit-store';
 
 /**
  * Per-key, per-family rate limits over a sliding window (the plan's max calls per windowMs). The
@@ -19,52 +12,48 @@ const SWEEP_EVERY = 10_000;
  * per service graph. Refused calls are not counted. Over the limit: RateLimitError with the seconds
  * until the oldest call leaves the window.
  *
- * Written here rather than taken from graphql-rate-limit, which was made for graphql 14/15 (npm
- * warned about its peer range on every install) and whose asynchronous store let concurrent checks
- * of one bucket all pass; this check is synchronous, so it needs no queue.
+ * The counts live in a RateLimitStore: process memory, or Redis when REDIS_URL is set so that every
+ * API process enforces one limit. Written here rather than taken from graphql-rate-limit, which was
+ * made for graphql 14/15 and whose store let concurrent checks of one bucket all pass; both stores
+ * here check and count in one atomic step.
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
-  private checks = 0;
-
   constructor(
+    private readonly store: RateLimitStore = new MemoryRateLimitStore(),
     private readonly plans: PlanCatalog = BUILT_IN_PLANS,
     private readonly now: () => number = Date.now,
   ) {}
 
   async consume(principal: Principal, family: Family): Promise<void> {
     const limit = this.plans.get(principal.plan).rateLimits[family];
-    const now = this.now();
-    if (++this.checks % SWEEP_EVERY === 0) this.sweep(now);
     const key = `${principal.accountId}:${principal.keyId}:${family}`;
-    // Both windows are checked before either counts the call: a refused call is not counted.
-    const windows: [string, { max: number; windowMs: number }][] = [[key, limit]];
+    // A burst window (the Dataset family's 1/s) is taken first: a call the main window then refuses
+    // has used a burst slot, which can delay the next call by at most the burst window.
+    const windows: [string, { max: number; windowMs: number }][] = [];
     if (limit.burst) windows.push([`${key}:burst`, limit.burst]);
-    const buckets = windows.map(([k, { max, windowMs }]) => {
-      const bucket = this.buckets.get(k) ?? { times: [], windowMs };
-      bucket.windowMs = windowMs;
-      while (bucket.times.length > 0 && bucket.times[0] <= now - windowMs) bucket.times.shift();
-      if (bucket.times.length >= max) {
-        const retryAfter = Math.max(1, Math.ceil((bucket.times[0] + windowMs - now) / 1000));
+    windows.push([key, limit]);
+    for (const [bucket, { max, windowMs }] of windows) {
+      const waitMs = await this.store.take(bucket, max, windowMs, this.now());
+      if (waitMs !== null) {
         throw new RateLimitError(
           `Rate limit exceeded: ${max} request(s) per ${windowMs / 1000} s for ${family}`,
-          retryAfter,
+          Math.max(1, Math.ceil(waitMs / 1000)),
         );
       }
-      return [k, bucket] as const;
-    });
-    for (const [k, bucket] of buckets) {
-      bucket.times.push(now);
-      this.buckets.set(k, bucket);
     }
   }
+}
 
-  private sweep(now: number): void {
-    for (const [key, bucket] of this.buckets) {
-      const last = bucket.times[bucket.times.length - 1];
-      if (last === undefined || last <= now - bucket.windowMs) this.buckets.delete(key);
-    }
+const stores = new WeakMap<Services, RateLimitStore>();
+
+/** The rate-limit store of a service graph: Redis when the deployment has one, else this process's memory. */
+export function rateLimitStoreFor(services: Services): RateLimitStore {
+  let store = stores.get(services);
+  if (!store) {
+    store = services.redis ? new RedisRateLimitStore(services.redis) : new MemoryRateLimitStore();
+    stores.set(services, store);
   }
+  return store;
 }
 
 const limiters = new WeakMap<Services, RateLimiter>();
@@ -73,7 +62,7 @@ const limiters = new WeakMap<Services, RateLimiter>();
 export function rateLimiterFor(services: Services): RateLimiter {
   let limiter = limiters.get(services);
   if (!limiter) {
-    limiter = new RateLimiter(services.plans);
+    limiter = new RateLimiter(rateLimitStoreFor(services), services.plans);
     limiters.set(services, limiter);
   }
   return limiter;

@@ -11,6 +11,7 @@ import { buildContext, GraphQLContext } from '../graphql/context';
 import { documentLimitsOf, parseWithinLimits } from '../graphql/document-limits';
 import { formatGraphQLError } from '../graphql/format-error';
 import { introspectionPolicyPlugin, webSocketValidation } from '../graphql/introspection-policy';
+import { ApiKeyRevokedEvent, EventBus, TOPICS } from '../events/event-bus';
 import { logger } from '../logger';
 import type { Services } from '../services/services';
 import { createApp } from './app';
@@ -76,6 +77,19 @@ class KeySessions {
   }
 }
 
+function closeSessionsOfRevokedKeys(events: EventBus, sessions: KeySessions): () => void {
+  const revoked = events.subscribe(TOPICS.apiKeyRevoked)[Symbol.asyncIterator]();
+  const next = (): void => {
+    void revoked.next().then((result) => {
+      if (result.done) return;
+      sessions.closeAll((result.value as ApiKeyRevokedEvent).keyId, 4403, 'Forbidden: API key revoked');
+      next();
+    });
+  };
+  next();
+  return () => void revoked.return?.();
+}
+
 /** Subscriptions run over graphql-ws; over HTTP they are refused with a 400 that says so. */
 function subscriptionsOverWebSocketPlugin(): ApolloServerPlugin<GraphQLContext> {
   return {
@@ -119,6 +133,9 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       .catch((error: unknown) => logger.warn({ err: error }, 'could not re-check WebSocket keys'));
   }, config.WS_KEY_RECHECK_MS);
   recheck.unref();
+  // A revocation anywhere (this process, another API process, the CLI with REDIS_URL) ends the
+  // key's sessions at once; the periodic re-check above catches revocations no event told of.
+  const stopRevocations = closeSessionsOfRevokedKeys(services.events, sessions);
   const introspectionCheck = webSocketValidation(config.GRAPHQL_INTROSPECTION);
   const wsCleanup = useServer<Record<string, unknown>, { contextBuilt?: GraphQLContext }>(
     {
@@ -227,6 +244,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     url: `http://${host}:${port}`,
     async close() {
       clearInterval(recheck);
+      stopRevocations();
       const forced = setTimeout(() => httpServer.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
       forced.unref();
       await apollo.stop();

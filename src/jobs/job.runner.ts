@@ -9,8 +9,13 @@ import { JobQueue } from './job.queue';
 export interface JobRunnerOptions {
   /** Every job kind of the service; start() refuses unless each has exactly one handler. */
   kinds: readonly string[];
-  /** Jobs run at the same time (WORKER_CONCURRENCY). */
+  /** Jobs run at the same time (WORKER_CONCURRENCY), not counting the express lane's. */
   concurrency: number;
+  /**
+   * The express lane: short kinds (callback deliveries) claimed first and run in slots of their
+   * own, so they never wait behind long jobs (crawls) however many are queued.
+   */
+  express?: { kinds: readonly string[]; concurrency: number };
   /** How long a claimed job stays ours without a renewal (JOB_LEASE_SECONDS). */
   leaseMs: number;
   /** Renewal period of held leases; a third of the lease by default, so two renewals may fail. */
@@ -26,7 +31,13 @@ export interface JobRunnerOptions {
   onFailure?: (kind: string, outcome: 'retry' | 'dead') => void;
 }
 
+interface Lane {
+  kinds: string[];
+  concurrency: number;
+}
+
 interface RunningJob {
+  lane: Lane;
   job: JobEntity;
   abort: AbortController;
   done: Promise<void>;
@@ -123,25 +134,39 @@ export class JobRunner {
   }
 
   private async loop(): Promise<void> {
-    const kinds = this.registry.kinds();
+    const lanes = this.lanes();
     while (this.state === 'running') {
       this.woken = false;
-      const free = this.options.concurrency - this.running.size;
-      let claimed = 0;
-      if (free > 0) {
+      let fullBatch = false;
+      for (const lane of lanes) {
+        const busy = [...this.running.values()].filter((entry) => entry.lane === lane).length;
+        const free = lane.concurrency - busy;
+        if (free <= 0) continue;
         try {
-          const jobs = await this.queue.claim(this.owner, kinds, free, this.options.leaseMs);
-          claimed = jobs.length;
+          const jobs = await this.queue.claim(this.owner, lane.kinds, free, this.options.leaseMs);
           // A stop() that arrived during the claim still finds these in `running` and releases them.
-          for (const job of jobs) this.launch(job);
+          for (const job of jobs) this.launch(job, lane);
+          // A full batch suggests more work is due: claim again without waiting.
+          if (jobs.length === free) fullBatch = true;
         } catch (error) {
           this.log.error({ err: error }, 'claiming jobs failed; retrying at the next poll');
         }
       }
-      // A full batch suggests more work is due: claim again without waiting.
-      if (free > 0 && claimed === free) continue;
-      await this.idle();
+      if (!fullBatch) await this.idle();
     }
+  }
+
+  /** The express lane first (when it has kinds), then every other kind. */
+  private lanes(): Lane[] {
+    const kinds = this.registry.kinds();
+    const express = this.options.express;
+    const expressKinds = kinds.filter((kind) => express?.kinds.includes(kind));
+    const others = kinds.filter((kind) => !expressKinds.includes(kind));
+    const lanes: Lane[] = [];
+    if (express && expressKinds.length > 0)
+      lanes.push({ kinds: expressKinds, concurrency: express.concurrency });
+    if (others.length > 0) lanes.push({ kinds: others, concurrency: this.options.concurrency });
+    return lanes;
   }
 
   private idle(): Promise<void> {
@@ -157,9 +182,9 @@ export class JobRunner {
     });
   }
 
-  private launch(job: JobEntity): void {
+  private launch(job: JobEntity, lane: Lane): void {
     const abort = new AbortController();
-    const entry: RunningJob = { job, abort, done: Promise.resolve() };
+    const entry: RunningJob = { lane, job, abort, done: Promise.resolve() };
     entry.done = this.execute(job, abort.signal).finally(() => {
       if (this.running.get(job.id) === entry) this.running.delete(job.id);
       this.wake(); // a slot is free

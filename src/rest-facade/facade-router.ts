@@ -59,7 +59,7 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
         const notModified = etagMatches(req.get('if-none-match'), etag);
         if (notModified || hit?.etag === etag) {
           // Not executed, so the public limit is counted here (the GraphQL field counts it otherwise).
-          if (route.public) publicRateLimiterFor(services).consume(context.clientIp);
+          if (route.public) await publicRateLimiterFor(services).consume(context.clientIp);
           if (notModified) res.status(304).end();
           else res.status(hit!.status).type('application/json').send(hit!.json);
           return;

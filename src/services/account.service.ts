@@ -33,6 +33,7 @@ export class AccountService {
     private readonly db: Database,
     private readonly credits: CreditService,
     private readonly plans: PlanCatalog,
+    /** Told of revoked keys (apiKeyRevoked) and plan changes: WebSocket sessions close, key caches drop them. */
     private readonly events: EventBus,
     /** Seals signing secrets under SECRETS_KEY; without it they are stored as given. */
     private readonly secrets?: SecretVault,
@@ -93,6 +94,7 @@ export class AccountService {
       if (!found.revokedAt) await m.update(ApiKeyEntity, { id: found.id }, { revokedAt: new Date() });
       return found;
     });
+    // After the commit, so a listener re-reading the key sees it revoked.
     const event: ApiKeyRevokedEvent = { keyId: key.id, accountId: key.accountId };
     this.events.publish(TOPICS.apiKeyRevoked, event);
     return key.id;

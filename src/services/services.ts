@@ -5,6 +5,10 @@ import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../event
 import { rawSqlOf } from '../db/raw-sql';
 import { PlanCatalog } from '../plans/plan-catalog';
 import { loadPlanCatalog } from '../plans/plans-file';
+import type { SharedRedis } from '../shared/redis-connection';
+import { announceEnqueues } from '../shared/redis-job-wakeups';
+import { RedisHostBackoff } from '../shared/redis-host-backoff';
+import { MemoryHostBackoff } from '../fetch/host-backoff';
 import type { FetchPageOptions } from '../fetch';
 import { JobQueue } from '../jobs/job.queue';
 import { AccountService } from './account.service';
@@ -52,6 +56,8 @@ export interface Services {
   plans: PlanCatalog;
   db: Database;
   events: EventBus;
+  /** The deployment's Redis (REDIS_URL): shared rate limits and job wake-ups; null in one process. */
+  redis: SharedRedis | null;
   queue: JobQueue;
   accounts: AccountService;
   auth: AuthService;
@@ -120,6 +126,7 @@ export async function buildServices(
   config: Config,
   db: Database,
   events = new EventBus(),
+  redis: SharedRedis | null = null,
 ): Promise<Services> {
   const secrets = new SecretVault(db, config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null);
   const report = await secrets.prepare();
@@ -146,6 +153,7 @@ export async function buildServices(
   const quota = new QuotaService(db, plans, quotaClock);
   const metering = new MeteringService(meter, credits, plans);
   const queue = new JobQueue(db, { defaultMaxAttempts: config.JOB_MAX_ATTEMPTS });
+  if (redis) announceEnqueues(queue, redis);
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
@@ -183,6 +191,7 @@ export async function buildServices(
       maxPages: config.CRAWL_MAX_PAGES,
       concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
       deadlineMs: config.CRAWL_DEADLINE_MS,
+      hostBackoff: redis ? new RedisHostBackoff(redis) : new MemoryHostBackoff(),
     },
     { enricher, emailVerifier: siteEmailVerifier },
     metrics,
@@ -209,6 +218,7 @@ export async function buildServices(
     plans,
     db,
     events,
+    redis,
     queue,
     accounts,
     auth,

@@ -1,3 +1,4 @@
+import type { HostBackoffStore } from '../fetch/host-backoff';
 import { DetectionEngine, DetectionResult, mergeResults } from '../detection';
 import { EventBus, TOPICS } from '../events/event-bus';
 import { crawlSite, FetchError, fetchPage, FetchedPage, FetchPageOptions } from '../fetch';
@@ -55,6 +56,8 @@ export interface CrawlSettings {
   maxPages: number;
   concurrencyPerHost: number;
   deadlineMs: number;
+  /** Hosts that answered 429/503, left alone until their Retry-After (shared by workers with REDIS_URL). */
+  hostBackoff?: HostBackoffStore;
 }
 
 /**
@@ -111,6 +114,7 @@ export class SiteAnalyzer {
       maxPages: this.crawlSettings.maxPages,
       concurrencyPerHost: this.crawlSettings.concurrencyPerHost,
       deadlineMs: this.crawlSettings.deadlineMs,
+      hostBackoff: this.crawlSettings.hostBackoff,
       onPage: (crawled) => {
         if (crawled.page)
           analysed.push({

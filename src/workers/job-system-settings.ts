@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { JOB_KINDS, JobRunnerOptions } from '../jobs';
+import { JOB_KINDS, JobKinds, JobRunnerOptions } from '../jobs';
 import type { CallbackHttpClientOptions } from './callback-http-client';
 
 /**
@@ -10,6 +10,8 @@ export function jobRunnerOptions(config: Config): JobRunnerOptions {
   return {
     kinds: JOB_KINDS,
     concurrency: config.WORKER_CONCURRENCY,
+    // Deliveries are short and time-sensitive: their own slots, claimed before any crawl.
+    express: { kinds: [JobKinds.callbackDelivery], concurrency: config.CALLBACK_WORKER_CONCURRENCY },
     leaseMs: config.JOB_LEASE_SECONDS * 1000,
     pollIntervalMs: config.JOB_POLL_INTERVAL_MS,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,

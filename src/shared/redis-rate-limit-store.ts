@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import type { RateLimitStore } from '../graphql/rate-limit-store';
+import type { SharedRedis } from './redis-connection';
+
+/**
+ * Sliding window as a sorted set of call times, checked and added in one Lua script so that
+ * concurrent calls from every process are counted exactly. Returns -1 when accepted, else the
+ * milliseconds until the oldest call leaves the window.
+ * KEYS[1] set; ARGV: now, windowMs, max, member.
+ */
+const TAKE_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return tonumber(oldest[2]) + window - now
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window)
+return -1
+`;
+
+/** Fixed window: INCR, and the expiry set by the first event of the window. KEYS[1]; ARGV: windowMs. */
+const ADD_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1])) end
+return count
+`;
+
+/** Rate-limit counts shared by every process of the deployment (REDIS_URL). */
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(private readonly redis: SharedRedis) {}
+
+  async take(key: string, max: number, windowMs: number, now: number): Promise<number | null> {
+    const member = `${now}:${randomBytes(6).toString('hex')}`;
+    const result = Number(
+      await this.redis.commands.eval(
+        TAKE_SCRIPT,
+        1,
+        this.redis.key(`rl:s:${key}`),
+        now,
+        windowMs,
+        max,
+        member,
+      ),
+    );
+    return result < 0 ? null : Math.max(result, 1);
+  }
+
+  async peek(key: string): Promise<{ count: number; resetInMs: number }> {
+    const name = this.redis.key(`rl:f:${key}`);
+    const [count, ttl] = await Promise.all([this.redis.commands.get(name), this.redis.commands.pttl(name)]);
+    if (count === null || ttl <= 0) return { count: 0, resetInMs: 0 };
+    return { count: Number(count), resetInMs: ttl };
+  }
+
+  async add(key: string, windowMs: number): Promise<void> {
+    await this.redis.commands.eval(ADD_SCRIPT, 1, this.redis.key(`rl:f:${key}`), windowMs);
+  }
+}

@@ -1,0 +1,75 @@
+import { JobEntity } from '../../../src/entities/job.entity';
+import { JobHandlerRegistry, JobKinds, JobQueue, JobRunner } from '../../../src/jobs';
+import { loadConfig } from '../../../src/config';
+import { jobRunnerOptions } from '../../../src/workers/job-system-settings';
+import {
+  eventually,
+  gate,
+  openTestDatabase,
+  OpenedTestDatabase,
+  testRunnerOptions,
+} from '../jobs/job-test-kit';
+
+/**
+ * The express lane: a callback delivery enqueued behind many long jobs (crawls) that fill every
+ * ordinary slot still runs at once, in a slot of its own. SQLite and MariaDB.
+ */
+describe('job lanes', () => {
+  let test: OpenedTestDatabase;
+  let queue: JobQueue;
+  let runner: JobRunner | undefined;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    queue = new JobQueue(test.db);
+  });
+  afterEach(async () => {
+    await runner?.stop();
+    await test.db.transaction((m) => m.clear(JobEntity));
+  });
+  afterAll(async () => {
+    await test.close();
+  });
+
+  const enqueue = (kind: string, payload: unknown) =>
+    test.db.transaction((m) => queue.enqueue(m, kind, payload));
+
+  it('runs a callback delivery while every ordinary slot is held by queued crawls', async () => {
+    const crawlsMayFinish = gate();
+    const crawlsStarted: number[] = [];
+    const delivered: number[] = [];
+    const registry = new JobHandlerRegistry()
+      .register(JobKinds.analysis, async (payload) => {
+        crawlsStarted.push((payload as { n: number }).n);
+        await crawlsMayFinish.promise;
+      })
+      .register(JobKinds.callbackDelivery, async (payload) => {
+        delivered.push((payload as { n: number }).n);
+      });
+    // 40 crawls queued first; the delivery is the newest job of all.
+    for (let n = 0; n < 40; n++) await enqueue(JobKinds.analysis, { n });
+    const { id } = await enqueue(JobKinds.callbackDelivery, { n: 1 });
+    runner = new JobRunner(
+      queue,
+      registry,
+      testRunnerOptions(registry.kinds(), {
+        concurrency: 2,
+        express: { kinds: [JobKinds.callbackDelivery], concurrency: 1 },
+      }),
+    );
+    runner.start();
+    await eventually(async () => (await queue.get(id))?.status === 'succeeded', 'the delivery succeeded');
+    // Delivered while the crawls still hold their slots: only two of the forty have started.
+    expect(delivered).toEqual([1]);
+    expect(crawlsStarted).toHaveLength(2);
+    crawlsMayFinish.open();
+  });
+
+  it('puts callback deliveries in the express lane of the service settings', () => {
+    const options = jobRunnerOptions(
+      loadConfig({ CALLBACK_WORKER_CONCURRENCY: '3', WORKER_CONCURRENCY: '4' }),
+    );
+    expect(options.express).toEqual({ kinds: [JobKinds.callbackDelivery], concurrency: 3 });
+    expect(options.concurrency).toBe(4);
+  });
+});

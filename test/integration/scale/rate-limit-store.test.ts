@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { MemoryRateLimitStore, RateLimitStore } from '../../../src/graphql/rate-limit-store';
+import { SharedRedis } from '../../../src/shared/redis-connection';
+import { RedisRateLimitStore } from '../../../src/shared/redis-rate-limit-store';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Both stores behave alike; the Redis one is shared by two connections (two API processes). */
+describe.each(['memory', 'redis'])('%s rate-limit store', (kind) => {
+  let a: SharedRedis | undefined;
+  let b: SharedRedis | undefined;
+  let first: RateLimitStore;
+  let second: RateLimitStore;
+
+  beforeEach(() => {
+    if (kind === 'memory') {
+      first = second = new MemoryRateLimitStore();
+      return;
+    }
+    const prefix = `test-rl-${randomBytes(6).toString('hex')}:`;
+    a = new SharedRedis(REDIS_URL, prefix);
+    b = new SharedRedis(REDIS_URL, prefix);
+    first = new RedisRateLimitStore(a);
+    second = new RedisRateLimitStore(b);
+  });
+  afterEach(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('accepts max calls per sliding window across processes, then says how long to wait', async () => {
+    const now = Date.now();
+    expect(await first.take('k', 2, 10_000, now)).toBeNull();
+    expect(await second.take('k', 2, 10_000, now + 1_000)).toBeNull();
+    // Third call 3 s in: the oldest leaves the window 7 s later.
+    expect(await first.take('k', 2, 10_000, now + 3_000)).toBe(7_000);
+    // Refused calls are not counted; once the oldest has left, one more fits.
+    expect(await second.take('k', 2, 10_000, now + 10_000)).toBeNull();
+    expect(await first.take('k', 2, 10_000, now + 10_500)).toBe(500);
+    expect(await first.take('other', 2, 10_000, now + 10_500)).toBeNull();
+  });
+
+  it('counts per-address events in a fixed window shared across processes', async () => {
+    const now = Date.now();
+    await first.add('ip', 60_000, now);
+    await second.add('ip', 60_000, now);
+    const seen = await first.peek('ip', now);
+    expect(seen.count).toBe(2);
+    expect(seen.resetInMs).toBeGreaterThan(0);
+    expect(seen.resetInMs).toBeLessThanOrEqual(60_000);
+    expect((await second.peek('nobody', now)).count).toBe(0);
+  });
+});
