@@ -59,6 +59,18 @@ export function stringParam(
   };
 }
 
+/**
+ * A string given once whose bounds the service behind it checks (the schema documents them), so
+ * that the rule and its message exist in one place for REST and GraphQL alike.
+ */
+export function serviceCheckedStringParam(opts: Common & { maxLength: number }): ParamSpec<string> {
+  return {
+    ...common(opts),
+    schema: { type: 'string', maxLength: opts.maxLength },
+    parse: (raw) => single(opts.name, raw).trim(),
+  };
+}
+
 export function booleanParam(opts: Common & { default: boolean }): ParamSpec<boolean> {
   return {
     ...common(opts),

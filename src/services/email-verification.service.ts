@@ -1,7 +1,6 @@
 import type { Config } from '../config';
-import { ValidationError } from '../errors';
 import { CREDIT_PRICES } from '../plans/credit-prices';
-import { EmailVerifier, MAX_EMAIL_INPUT_LENGTH, type EmailVerificationResult } from '../verify';
+import { EmailVerifier, requireEmailInput, type EmailVerificationResult } from '../verify';
 import type { Caller } from './caller';
 import type { MeteringService } from './metering.service';
 
@@ -44,6 +43,7 @@ export class EmailVerificationService {
   ) {}
 
   async verify(caller: Caller, email: string): Promise<EmailVerificationResult> {
+    // Checked up front, so that refused input costs nothing.
     requireEmailInput(email);
     const price = CREDIT_PRICES.verify.credits;
     return this.metering.run(
@@ -51,14 +51,5 @@ export class EmailVerificationService {
       { feature: 'verify', minimumCost: price, cost: () => price, reason: CREDIT_PRICES.verify.endpoint },
       () => this.verifier.verify(email),
     );
-  }
-}
-
-/** The verifier's own input bounds, checked up front so that refused input costs nothing. */
-function requireEmailInput(email: string): void {
-  if (typeof email !== 'string' || email.length === 0)
-    throw new ValidationError('email', 'email is required');
-  if (email.length > MAX_EMAIL_INPUT_LENGTH) {
-    throw new ValidationError('email', `email must be at most ${MAX_EMAIL_INPUT_LENGTH} characters`);
   }
 }

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { promises as dns } from 'node:dns';
 import { createDnsResolver } from '../fetch/dns-resolver';
-import { ValidationError } from '../errors';
 import { logger } from '../logger';
 import { isDisposableDomain } from './disposable-domain-checker';
 import { DomainProbeLimiter } from './domain-probe-limiter';
 import { domainPartOf, parseEmailAddress, type ParsedEmailAddress } from './email-syntax-validator';
+import { requireEmailInput } from './email-input';
 import type { EmailVerificationResult } from './email-verification-result';
 import { lookupMailExchange, resolveHostAddresses } from './mail-exchange-lookup';
 import { probeMailbox, type MailboxProbeOutcome } from './mailbox-prober';
@@ -51,9 +51,6 @@ export interface EmailVerifierOptions {
   /** Milliseconds clock of the cache; tests pass a controllable one. */
   now?: () => number;
 }
-
-/** Longest accepted input: 64 (local part) + 1 + 255 (domain). */
-export const MAX_EMAIL_INPUT_LENGTH = 320;
 
 const DEFAULT_HELO_NAME = hostname();
 const DEFAULTS = {
@@ -109,14 +106,10 @@ export class EmailVerifier {
 
   /**
    * Never throws for an address that is wrong (that is a result); throws ValidationError('email')
-   * only when the input is missing or longer than 320 characters.
+   * only when the input is missing or longer than 320 characters (requireEmailInput).
    */
   async verify(email: string): Promise<EmailVerificationResult> {
-    if (typeof email !== 'string' || email.length === 0)
-      throw new ValidationError('email', 'email is required');
-    if (email.length > MAX_EMAIL_INPUT_LENGTH) {
-      throw new ValidationError('email', `email must be at most ${MAX_EMAIL_INPUT_LENGTH} characters`);
-    }
+    requireEmailInput(email);
     const parsed = parseEmailAddress(email);
     if (!parsed) return { email, ...invalidSyntaxResult(domainPartOf(email)) };
     const key = `${parsed.localPart}@${parsed.domain}`;

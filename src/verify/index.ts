@@ -1,5 +1,6 @@
 /** The public API of email verification; everything else in this folder is internal. */
-export { EmailVerifier, MAX_EMAIL_INPUT_LENGTH, type EmailVerifierOptions } from './email-verifier.service';
+export { EmailVerifier, type EmailVerifierOptions } from './email-verifier.service';
+export { MAX_EMAIL_INPUT_LENGTH, requireEmailInput } from './email-input';
 export type { EmailVerificationResult, Reachable } from './email-verification-result';
 export {
   REACHABLE_RULES,

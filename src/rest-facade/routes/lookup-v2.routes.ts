@@ -1,4 +1,5 @@
 import { ENRICHMENT_SETS } from '../../enrichment';
+import { MAX_EMAIL_INPUT_LENGTH } from '../../services/email-verification.service';
 import { toLookupV2Object, type NullableSiteLookup } from '../../services/lookup-v2.presenter';
 import type { GraphQLSchema } from 'graphql';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
@@ -71,7 +72,7 @@ export const LOOKUP_V2_ROUTES: RestRoute[] = [
       }),
       stringParam({
         name: 'debug_email',
-        maxLength: 320,
+        maxLength: MAX_EMAIL_INPUT_LENGTH,
         pattern: /^[^@\s]+@[^@\s]+$/,
         patternText: 'must be an email address',
         description: 'Accepted for compatibility and not used: this service sends no debug mail',

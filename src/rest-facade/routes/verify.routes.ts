@@ -1,6 +1,6 @@
 import { MAX_EMAIL_INPUT_LENGTH, REACHABLE_RULES } from '../../services/email-verification.service';
 import type { JsonSchema } from '../json-schema';
-import { stringParam } from '../params';
+import { serviceCheckedStringParam } from '../params';
 import type { RestRoute } from '../route';
 
 const FIELDS = [
@@ -66,7 +66,7 @@ const verifyRoute: RestRoute = {
   tag: 'Email verification',
   family: 'verify',
   params: [
-    stringParam({
+    serviceCheckedStringParam({
       name: 'email',
       required: true,
       description: `The address to verify, at most ${MAX_EMAIL_INPUT_LENGTH} characters`,

@@ -114,6 +114,9 @@ describe('email verification rules', () => {
     }
     const gql = await graphqlVerify(service, apiKey, '');
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', parameter: 'email' });
+    // One rule, one message: the facade leaves the email's bounds to the service behind GraphQL.
+    const rest = await service.request('/v2/verify/?email=', { key: apiKey });
+    expect(rest.body.message).toBe(gql.body.errors[0].message);
     expect(await balanceOf(apiKey)).toBe(10);
   });
 });
