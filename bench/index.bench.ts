@@ -1,7 +1,7 @@
 /**
  * Index growth benchmark (issue 10 §5): stored lookups at INDEX_BENCH_SMALL sites (default 10,000)
  * and at INDEX_BENCH_SITES sites (default 1,000,000) of a synthetic index (bench/synthetic-index.ts:
- * ~6.6 technologies a site, Zipf-like over 500 slugs), on SQLite and, when MariaDB answers at
+ * ~7.2 technologies a site, Zipf-like over 500 slugs), on SQLite and, when MariaDB answers at
  * INDEX_BENCH_MYSQL_URL, on MariaDB. A stored lookup is what GET /v2/lookup/ reads from the index
  * for a known site: the site by host name, its technologies in the age window, its enrichment
  * fields. INDEX_BENCH_LOOKUPS random sites (default 2,000) are looked up one after another; p50

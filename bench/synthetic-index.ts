@@ -2,7 +2,7 @@
  * A synthetic index written with set-based SQL (never through the API, so a million sites take
  * minutes, not days): `sites` sites with countries, TLDs, languages and imported traffic ranks for
  * 70%, and 8 technology slots per site drawn from 500 real slugs with a Zipf-like spread (the n-th
- * slug about 1/n as common as the first; slots landing on the same slug collapse, so about 6.6
+ * slug about 1/n as common as the first; slots landing on the same slug collapse, so about 7.2
  * technologies a site). A fifth of the slugs are members of the largest category, spread over the
  * ranks. Shared by the lists and index benchmarks.
  */
