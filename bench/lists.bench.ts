@@ -22,11 +22,9 @@ import { loadConfig } from '../src/config';
 import { LeadListEntity } from '../src/entities';
 import type { ListRequest } from '../src/services/lead-list-request';
 import { startService } from '../src/service-runtime';
+import { buildSyntheticIndex } from './synthetic-index';
 
 const SITES = Math.max(1000, Number(process.env.LISTS_BENCH_SITES ?? 200_000));
-const SLUGS = 500;
-const BUCKETS = 10_000;
-const SLOTS = 8;
 
 const load = (): string =>
   loadavg()
@@ -53,97 +51,8 @@ async function main(): Promise<void> {
   );
   const { services } = running;
   const db = services.db;
-  const mysql = db.dialect === 'mysql';
   try {
-    // ---- the synthetic index ----
-    const fingerprints = services.engine.fingerprints;
-    const category = fingerprints.categories
-      .map((c) => ({ slug: c.slug, members: fingerprints.technologiesInCategory(c.slug).map((t) => t.slug) }))
-      .filter((c) => c.members.length >= 100)
-      .sort((a, b) => b.members.length - a.members.length)[0];
-    const others = fingerprints.technologies.map((t) => t.slug).filter((s) => !category.members.includes(s));
-    // Popular slugs first (1/rank): the category's members are spread over the ranks.
-    const slugs: string[] = [];
-    for (let i = 0; slugs.length < SLUGS; i++) {
-      if (i % 5 === 0 && category.members[i / 5] !== undefined) slugs.push(category.members[i / 5]);
-      else slugs.push(others.shift()!);
-    }
-    const harmonic = slugs.reduce((sum, _, i) => sum + 1 / (i + 1), 0);
-    const zipf: [number, string][] = [];
-    slugs.forEach((slug, i) => {
-      const count = Math.max(1, Math.round((BUCKETS / harmonic) * (1 / (i + 1))));
-      for (let c = 0; c < count && zipf.length < BUCKETS; c++) zipf.push([zipf.length, slug]);
-    });
-    while (zipf.length < BUCKETS) zipf.push([zipf.length, slugs[SLUGS - 1 - (zipf.length % 50)]]);
-
-    let t = performance.now();
-    await db.query('CREATE TABLE bench_zipf (bucket INT PRIMARY KEY, slug VARCHAR(120))');
-    for (let i = 0; i < zipf.length; i += 500) {
-      const part = zipf.slice(i, i + 500);
-      await db.query(
-        `INSERT INTO bench_zipf (bucket, slug) VALUES ${part.map(() => '(?, ?)').join(',')}`,
-        part.flat(),
-      );
-    }
-    const digits = Array.from({ length: 10 }, (_, d) => `SELECT ${d} AS d`).join(' UNION ALL ');
-    const places = Math.ceil(Math.log10(SITES));
-    const number = Array.from({ length: places }, (_, i) => `d${i}.d * ${10 ** i}`).join(' + ');
-    const from = Array.from({ length: places }, (_, i) => `(${digits}) d${i}`).join(', ');
-    const concat = (...parts: string[]) => (mysql ? `CONCAT(${parts.join(', ')})` : parts.join(' || '));
-    const now = new Date();
-    const stamp = mysql ? now : now.toISOString().replace('T', ' ').replace('Z', '');
-    const old = mysql ? new Date(Date.UTC(2024, 0, 1)) : '2024-01-01 00:00:00.000';
-    await db.query(
-      `INSERT INTO sites (hostname, domain, tld, is_subdomain, language, languages, country, title, hits,
-         traffic_rank, rank_source, industry, company_size, language_count, sets_mask, enriched_at,
-         crawl_attempted_at, first_seen_at, last_analyzed_at)
-       SELECT ${concat("'s'", 'n', "CASE n % 4 WHEN 0 THEN '.com' WHEN 1 THEN '.de' WHEN 2 THEN '.net' ELSE '.io' END")},
-              ${concat("'s'", 'n', "CASE n % 4 WHEN 0 THEN '.com' WHEN 1 THEN '.de' WHEN 2 THEN '.net' ELSE '.io' END")},
-              CASE n % 4 WHEN 0 THEN '.com' WHEN 1 THEN '.de' WHEN 2 THEN '.net' ELSE '.io' END, 0,
-              CASE n % 5 WHEN 0 THEN 'de' WHEN 1 THEN 'fr' ELSE 'en' END, '[]',
-              CASE n % 10 WHEN 0 THEN 'DE' WHEN 1 THEN 'FR' WHEN 2 THEN 'GB' ELSE 'US' END, NULL, n % 1000,
-              CASE WHEN n % 10 < 7 THEN n + 1 ELSE NULL END, CASE WHEN n % 10 < 7 THEN 'import' ELSE NULL END,
-              NULL, NULL, CASE WHEN n % 13 = 0 THEN 2 ELSE 1 END, n % 4096, ?, ?, ?, ?
-         FROM (SELECT ${number} AS n FROM ${from}) g WHERE n < ?`,
-      [stamp, stamp, old, stamp, SITES],
-    );
-    await db.query(
-      `INSERT INTO site_languages (language, site_id)
-       SELECT CASE id % 5 WHEN 0 THEN 'de' WHEN 1 THEN 'fr' ELSE 'en' END, id FROM sites`,
-    );
-    const ignore = mysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-    for (let j = 0; j < SLOTS; j++) {
-      const [prime, offset] = [
-        [7919, 13],
-        [104729, 71],
-        [1299709, 5],
-        [15485863, 977],
-        [32452843, 31],
-        [49979687, 7],
-        [67867967, 3],
-        [86028121, 1],
-      ][j];
-      await db.query(
-        `${ignore} INTO site_technologies (site_id, slug, name, version, version_key, versions, confidence,
-           root_path, first_seen_at, confirmed_at)
-         SELECT s.id, z.slug, z.slug,
-                CASE s.id % 4 WHEN 0 THEN '' WHEN 1 THEN '3.6.0' WHEN 2 THEN '4.9.1' ELSE '5.2' END,
-                CASE s.id % 4 WHEN 0 THEN '' WHEN 1 THEN '000003.000006.000000' WHEN 2 THEN '000004.000009.000001'
-                     ELSE '000005.000002' END,
-                '[]', 100, 1, ?, ?
-           FROM sites s JOIN bench_zipf z ON z.bucket = (s.id * ${prime} + ${offset}) % ${BUCKETS}`,
-        [old, stamp],
-      );
-    }
-    const [{ n: techRows }] = (await db.query('SELECT COUNT(*) AS n FROM site_technologies')) as {
-      n: number;
-    }[];
-    console.log(
-      `synthetic index: ${SITES} sites, ${Number(techRows)} site technologies (${(Number(techRows) / SITES).toFixed(1)}/site), ` +
-        `${SLUGS} slugs, generated in ${seconds(t)} s on ${db.dialect}`,
-    );
-    if (db.dialect === 'sqlite') await db.query('ANALYZE');
-    else await db.query('ANALYZE TABLE sites, site_technologies, site_languages');
+    const { slugs, category } = await buildSyntheticIndex(db, services.engine.fingerprints, SITES);
 
     // ---- lists through the service ----
     const { apiKey } = await services.accounts.createAccount({
@@ -202,7 +111,7 @@ async function main(): Promise<void> {
       subset: 100_000,
       sets: ['meta', 'events'],
     });
-    t = performance.now();
+    const t = performance.now();
     const done = await call('POST', `/v2/lists/${big.id}`, { spendCredits: big.totalCredits });
     const zip = await fetch(new URL(done.body.url as string, running.url));
     let bytes = 0;

@@ -12,6 +12,7 @@ const BENCHMARKS = [
   'import.bench.js',
   'render.bench.js',
   'lists.bench.js',
+  'index.bench.js',
 ];
 
 for (const file of BENCHMARKS) {

@@ -116,6 +116,12 @@ const schema = z.object({
   // Freshness: the worker re-analyses sites last analysed longer ago than this (0: never), most-trafficked first.
   RECRAWL_AFTER_DAYS: int(30, 0, 3650),
   RECRAWL_PER_MINUTE: int(10, 0, 10_000),
+  // Operators: accounts whose keys may call operator mutations (importSites); none by default.
+  OPERATOR_ACCOUNT_IDS: list,
+  // importSites: the largest list accepted, as a body string or downloaded from a URL (bytes).
+  IMPORT_MAX_BYTES: int(64 * 1_048_576, 1024, 1024 * 1_048_576),
+  // importSites: host names a list may be downloaded from (exact names); empty turns URL imports off.
+  IMPORT_URL_HOSTS: list,
   // Presented API keys that fail, per client address per minute, before every key from it is refused.
   AUTH_FAILURES_PER_MINUTE: int(20, 1, 100_000),
   // How often open WebSocket sessions re-check their key: a revoked key's sessions end within this.

@@ -7,6 +7,7 @@ import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
 import { LeadListResolver } from './lead-list.resolver';
 import { LookupV2Resolver } from './lookup-v2.resolver';
+import { SiteImportResolver } from './site-import.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
 
 /** Every resolver class of the schema. Add new resolvers here. */
@@ -20,5 +21,6 @@ export const RESOLVERS = [
   EmailVerificationResolver,
   LeadListResolver,
   LookupV2Resolver,
+  SiteImportResolver,
   SubdomainResolver,
 ];

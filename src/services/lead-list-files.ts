@@ -1,21 +1,18 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
-  createWriteStream,
   existsSync,
   mkdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { ZipFile } from 'yazl';
 import { Database } from '../db/database';
 import type { EnrichmentSet, SiteEnrichment } from '../enrichment';
 import { SOCIAL_NETWORKS, trafficLevelOf } from '../enrichment';
 import { flattenSets } from './enrichment-fields';
+import { writeZip } from './zip-writer';
 import type { ListRequest } from './lead-list-request';
 
 /** The two files of a list: a sample (LISTS_SAMPLE_ROWS rows per technology) and the whole list. */
@@ -152,23 +149,18 @@ export class LeadListFiles {
   async write(listId: string, request: ListRequest): Promise<void> {
     mkdirSync(join(this.dir, listId), { recursive: true });
     for (const file of LIST_FILES) {
-      const target = this.pathOf(listId, file);
-      const partial = `${target}.part`;
-      const zip = new ZipFile();
       const slugs =
         request.matchTechnologies === 'not'
           ? request.technologies.slice(0, 1).map((t) => t.slug)
           : request.technologies.map((t) => t.slug);
-      for (const slug of slugs) {
-        const limit = file === 'sample.zip' ? this.options.sampleRows : Number.POSITIVE_INFINITY;
-        zip.addReadStream(
-          Readable.from(this.entry(listId, slug, request, limit)),
-          `${slug}.${request.format}`,
-        );
-      }
-      zip.end();
-      await pipeline(zip.outputStream, createWriteStream(partial));
-      renameSync(partial, target);
+      const limit = file === 'sample.zip' ? this.options.sampleRows : Number.POSITIVE_INFINITY;
+      await writeZip(
+        this.pathOf(listId, file),
+        slugs.map((slug) => ({
+          name: `${slug}.${request.format}`,
+          stream: () => Readable.from(this.entry(listId, slug, request, limit)),
+        })),
+      );
     }
   }
 

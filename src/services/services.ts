@@ -119,6 +119,8 @@ export function fetchOptionsOf(config: Config): FetchPageOptions {
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
     dnsServers: config.DNS_SERVERS,
     dnsTimeoutMs: config.DNS_TIMEOUT_MS,
+    // Connections resolve names through DNS_SERVERS too (the system resolver when unset).
+    lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
   };
 }
 

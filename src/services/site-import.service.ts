@@ -7,6 +7,7 @@ import { ValidationError } from '../errors';
 import { JobKinds } from '../jobs/job-kinds';
 import { JobQueue } from '../jobs/job.queue';
 import { registrableDomainOf, siteKeyOf } from './site-key';
+import { SeenDomains } from './seen-domains';
 import { siteIndexKey, type SiteIndexPayload } from './subdomain.service';
 
 export const IMPORT_FORMATS = ['tranco', 'majestic', 'plain'] as const;
@@ -73,7 +74,7 @@ export class SiteImportService {
       invalidLines: [],
       sitesRanked: 0,
     };
-    const seen = new Set<string>();
+    const seen = new SeenDomains();
     let batch: { domain: string; rank: number }[] = [];
     let columns: { rank: number; domain: number } | null =
       options.format === 'tranco' ? { rank: 0, domain: 1 } : null;
@@ -112,11 +113,10 @@ export class SiteImportService {
         invalid(lineNumber);
         continue;
       }
-      if (seen.has(domain)) {
+      if (!seen.add(domain)) {
         summary.duplicates++;
         continue;
       }
-      seen.add(domain);
       batch.push({ domain, rank: entry.rank });
       if (batch.length >= BATCH) await flush();
     }
