@@ -151,7 +151,8 @@ async function profileLookups(
   const api = await startApi(databaseUrl, ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
   let requests = 0;
   try {
-    const next = process.env.HOT_PATH_PROFILE_ENDPOINT === 'v2' ? lookupV2Requests(seed) : lookupV1Requests(seed);
+    const next =
+      process.env.HOT_PATH_PROFILE_ENDPOINT === 'v2' ? lookupV2Requests(seed) : lookupV1Requests(seed);
     for (const seconds of [WARM_UP_SECONDS, SECONDS]) {
       requests += completed(await run(api.url, next, seconds, CONNECTIONS));
     }

@@ -173,7 +173,11 @@ function mysqlCommand(connection: MysqlConnection, sql: string): Promise<void> {
  * An entity from a raw row of its table (`SELECT *` or any subset of its columns), converted the
  * way TypeORM converts what it reads (dates, booleans, JSON), without its query builder.
  */
-export function hydrate<T extends object>(db: Database, entity: new () => T, row: Record<string, unknown>): T {
+export function hydrate<T extends object>(
+  db: Database,
+  entity: new () => T,
+  row: Record<string, unknown>,
+): T {
   const metadata = db.dataSource.getMetadata(entity);
   const target = new entity() as Record<string, unknown>;
   for (const column of metadata.columns) {

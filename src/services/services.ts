@@ -214,7 +214,16 @@ export async function buildServices(
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(emailVerifier, metering);
   const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
-  const lists = new LeadListService(db, queue, callbacks, credits, events, engine.fingerprints, config, plans);
+  const lists = new LeadListService(
+    db,
+    queue,
+    callbacks,
+    credits,
+    events,
+    engine.fingerprints,
+    config,
+    plans,
+  );
   return {
     config,
     plans,
