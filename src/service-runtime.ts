@@ -38,9 +38,10 @@ export async function startService(config: Config): Promise<RunningService> {
     throw error;
   });
   const worker = config.EMBEDDED_WORKER ? startWorker(services) : null;
-  // listReady subscriptions also hear of lists calculated by separate worker processes (with
-  // REDIS_URL the workers' events arrive directly; the watch stays as the fallback).
-  const stopListWatch = services.lists.watchEndStates(1000);
+  // listReady subscriptions also hear of lists calculated by separate worker processes: with
+  // REDIS_URL the workers' events arrive directly (a watch too would deliver each one twice);
+  // without it, a watch of the lists table.
+  const stopListWatch = services.events.shared ? () => undefined : services.lists.watchEndStates(1000);
   setImmediate(() => warmDetectionEngine(services));
   let stopped = false;
   return {

@@ -7,7 +7,7 @@ import { TimeColumn } from './column-types';
  */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'dead';
 
-/** A unit of background work in the durable job table (see src/jobs/job.queue.ts). */
+/** A unit of background work in the durable job table (see src/jobs/job-queue.ts). */
 @Entity('jobs')
 export class JobEntity {
   @PrimaryGeneratedColumn()

@@ -1,7 +1,7 @@
 import { DENOISE_THRESHOLD } from '../detection';
 import { ValidationError } from '../errors';
 import { JobKinds } from '../jobs/job-kinds';
-import { JobQueue } from '../jobs/job.queue';
+import { JobQueue } from '../jobs/job-queue';
 import { Database } from '../db/database';
 import { CREDIT_PRICES } from '../plans/credit-prices';
 import type { DetectedTechnology, SkippedTechnology } from '../detection';

@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { assertPublicUrl, HostLookup, parseOutboundUrl } from '../fetch/private-address-guard';
 import { attemptsToSpan, BackoffPolicy, backoffDelayMs } from '../jobs/backoff';
 import { JobKinds } from '../jobs/job-kinds';
-import { JobQueue } from '../jobs/job.queue';
+import { JobQueue } from '../jobs/job-queue';
 import { timeOrderedUuid } from './time-ordered-id';
 import type { SecretVault } from './secret-vault';
 

@@ -10,7 +10,7 @@ import { TOPICS, type EventBus } from '../events/event-bus';
 import { ConflictError, ForbiddenError, NotFoundError, PaymentDeclinedError } from '../errors';
 import { JobKinds } from '../jobs/job-kinds';
 import { PermanentJobError } from '../jobs/job-errors';
-import type { JobQueue } from '../jobs/job.queue';
+import type { JobQueue } from '../jobs/job-queue';
 import type { CallbackService } from './callback.service';
 import type { Caller } from './caller';
 import { datasetMail, type DatasetMailKind } from './dataset-mails';

@@ -1,7 +1,7 @@
 import { Database } from '../db/database';
 import { SiteEntity } from '../entities';
 import { JobKinds } from '../jobs/job-kinds';
-import { JobQueue } from '../jobs/job.queue';
+import { JobQueue } from '../jobs/job-queue';
 
 export interface FreshnessSettings {
   /** A site last analysed longer ago than this is re-analysed; 0 turns re-analysis off. */

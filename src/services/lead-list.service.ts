@@ -8,7 +8,7 @@ import { TOPICS, type EventBus } from '../events/event-bus';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../errors';
 import { JobKinds } from '../jobs/job-kinds';
 import { PermanentJobError } from '../jobs/job-errors';
-import type { JobQueue } from '../jobs/job.queue';
+import type { JobQueue } from '../jobs/job-queue';
 import { requireFeature } from './access.service';
 import type { PlanCatalog } from '../plans/plan-catalog';
 import type { CallbackService } from './callback.service';

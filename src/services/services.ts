@@ -10,7 +10,7 @@ import { announceEnqueues } from '../shared/redis-job-wakeups';
 import { RedisHostBackoff } from '../shared/redis-host-backoff';
 import { MemoryHostBackoff } from '../fetch/host-backoff';
 import type { FetchPageOptions } from '../fetch';
-import { JobQueue } from '../jobs/job.queue';
+import { JobQueue } from '../jobs/job-queue';
 import { AccountService } from './account.service';
 import { AnalysisService } from './analysis.service';
 import { AuthService } from './auth.service';

@@ -5,7 +5,7 @@ import { Database } from '../db/database';
 import { DomainRankEntity, SiteEntity } from '../entities';
 import { ValidationError } from '../errors';
 import { JobKinds } from '../jobs/job-kinds';
-import { JobQueue } from '../jobs/job.queue';
+import { JobQueue } from '../jobs/job-queue';
 import { registrableDomainOf, siteKeyOf } from './site-key';
 import { SeenDomains } from './seen-domains';
 import { siteIndexKey, type SiteIndexPayload } from './subdomain.service';

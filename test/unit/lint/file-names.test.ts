@@ -21,16 +21,6 @@ const ROLE_DIRECTORIES: Record<string, string[]> = {
   d: ['src'], // ambient declarations (.d.ts) for untyped packages
 };
 
-/**
- * src/jobs is being reworked in parallel (issue 10); its three dotted names are renamed to
- * kebab-case once that work is merged, and leave this list then.
- */
-const PENDING_RENAMES = new Set([
-  'src/jobs/job.queue.ts',
-  'src/jobs/job.runner.ts',
-  'src/jobs/job-handler.registry.ts',
-]);
-
 const root = path.resolve(__dirname, '../../..');
 
 function sourceFiles(dir: string): string[] {
@@ -56,9 +46,7 @@ function misnamed(file: string): string | null {
 
 describe('file names in src/', () => {
   it('follow the one suffix convention', () => {
-    const files = sourceFiles('src').filter(
-      (file) => !PENDING_RENAMES.has(file) && !file.startsWith('src/migrations/'),
-    );
+    const files = sourceFiles('src').filter((file) => !file.startsWith('src/migrations/'));
     expect(files.length).toBeGreaterThan(100);
     expect(files.map(misnamed).filter((problem) => problem !== null)).toEqual([]);
   });

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobEntity } from '../entities/job.entity';
 import { logger as rootLogger, Logger } from '../logger';
-import { JobHandlerRegistry } from './job-handler.registry';
+import { JobHandlerRegistry } from './job-handler-registry';
 import { PermanentJobError, RetryJobError } from './job-errors';
-import { JobQueue } from './job.queue';
+import { JobQueue } from './job-queue';
 
 export interface JobRunnerOptions {
   /** Every job kind of the service; start() refuses unless each has exactly one handler. */
