@@ -1,3 +1,5 @@
+import { Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { randomBytes } from 'node:crypto';
 import { AccountEntity, DatasetChargeEntity } from '../../../src/entities';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';
@@ -314,4 +316,50 @@ describe('/dataset/v1', () => {
     expect(sustained.status).toBe(429);
     expect(Number(sustained.headers.get('retry-after'))).toBeGreaterThan(1);
   }, 30_000);
+  it("pushes each status change of the caller's orders to a datasetOrderChanged subscription, and nobody else's", async () => {
+    const mine = await account('business');
+    const other = await account('business');
+    const seen: { orderRef: string; status: string }[] = [];
+    const foreign: unknown[] = [];
+    const connect = (key: string) =>
+      createClient({
+        url: kit.service.url.replace(/^http/, 'ws') + '/graphql',
+        webSocketImpl: WebSocket,
+        connectionParams: { 'x-api-key': key },
+        retryAttempts: 0,
+      });
+    const clients = [connect(mine.key), connect(other.key)];
+    try {
+      const listen = (client: Client, sink: (order: { orderRef: string; status: string }) => void) =>
+        new Promise<void>((ready) => {
+          client.on('connected', () => setTimeout(ready, 100));
+          client.subscribe(
+            { query: 'subscription { datasetOrderChanged { orderRef status } }' },
+            {
+              next: (value) =>
+                sink(
+                  (value.data as { datasetOrderChanged: { orderRef: string; status: string } })
+                    .datasetOrderChanged,
+                ),
+              error: () => undefined,
+              complete: () => undefined,
+            },
+          );
+        });
+      await Promise.all([
+        listen(clients[0], (order) => seen.push(order)),
+        listen(clients[1], (order) => foreign.push(order)),
+      ]);
+      const { orderRef, path } = await quote(mine.key, { technologies: ['jQuery'], subset: 4 });
+      expect((await confirm(mine.key, orderRef)).status).toBe(202);
+      await callbacksAt(path, 2);
+      for (let i = 0; i < 200 && !seen.some((o) => o.status === 'complete'); i++)
+        await new Promise((r) => setTimeout(r, 25));
+      const statuses = seen.filter((o) => o.orderRef === orderRef).map((o) => o.status);
+      expect(statuses).toEqual(expect.arrayContaining(['new', 'paid', 'complete']));
+      expect(foreign).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((client) => client.dispose()));
+    }
+  });
 });
