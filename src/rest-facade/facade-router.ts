@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { compileQuery, CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { DocumentNode, execute, GraphQLError, GraphQLSchema, parse, validate } from 'graphql';
 import { MethodNotAllowedError, ValidationError } from '../errors';
 import { buildContext } from '../graphql/context';
@@ -11,13 +12,18 @@ import { RouteMatcher } from './route-matcher';
 interface PreparedRoute {
   route: RestRoute;
   document: DocumentNode;
+  /** The operation compiled by graphql-jit (null: it could not be, graphql-js executes it). */
+  compiled: CompiledQuery | null;
 }
 
 /**
  * The REST facade: each documented path runs its GraphQL operation on the same schema and context
  * builder as /graphql, so auth, plans, limits, quotas and credits are enforced in one place.
- * Operations are parsed and validated once at start-up (a broken entry stops the boot) and run
- * with graphql-js `execute`, which is cheaper than going through Apollo per request.
+ * Operations are parsed and validated once at start-up (a broken entry stops the boot) and
+ * compiled with graphql-jit into plain functions over the same resolvers: a CPU profile of a stored
+ * lookup (six months of fifteen technologies, ~450 fields) put graphql-js's generic execution among
+ * the largest costs of the request, and the compiled form skips its per-field bookkeeping. The
+ * answers are the same; an operation graphql-jit cannot compile runs through graphql-js `execute`.
  */
 export function createFacadeHandler(schema: GraphQLSchema, services: Services, routes: readonly RestRoute[]) {
   const matcher = new RouteMatcher(routes);
@@ -30,7 +36,8 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
         `Route ${route.method} ${route.path}: invalid operation: ${errors.map((e) => e.message).join('; ')}`,
       );
     }
-    prepared.set(route, { route, document });
+    const compiled = compileQuery(schema, document);
+    prepared.set(route, { route, document, compiled: isCompiledQuery(compiled) ? compiled : null });
   }
   const prefix = services.config.HEADER_PREFIX;
   // Answers of cacheable routes, rendered once per entity tag: the catalogue's 7,500 technologies
@@ -43,7 +50,7 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
     if (match.kind === 'none') return next();
     try {
       if (match.kind === 'wrong-method') throw new MethodNotAllowedError(req.method, req.path, match.allowed);
-      const { route, document } = prepared.get(match.route)!;
+      const { route, document, compiled } = prepared.get(match.route)!;
       const context = await buildContext(services, req.get('x-api-key'), requestId, req.ip ?? '');
       if (!route.public && !context.caller) throw context.authError!;
       const values = readParams(route, req, match.pathParams);
@@ -65,12 +72,10 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
           return;
         }
       }
-      const result = await execute({
-        schema,
-        document,
-        variableValues: route.variables(values),
-        contextValue: context,
-      });
+      const variableValues = route.variables(values);
+      const result = compiled
+        ? await compiled.query(undefined, context, variableValues)
+        : await execute({ schema, document, variableValues, contextValue: context });
       if (result.errors?.length) throw unwrap(result.errors[0]);
       const response = route.respond(result.data as Record<string, unknown>, values);
       if (response.status >= 200 && response.status < 300 && !route.public && context.caller) {
