@@ -11,7 +11,8 @@
  *
  * - stored GET /lookup/v1/ and stored GET /v2/lookup/ over REST;
  * - the facade's Lookup v1 operation POSTed to /graphql (the facade's own cost is the difference);
- * - on MariaDB, two API processes on the same database (two autocannon runs side by side).
+ * - on MariaDB, one and two API processes with REDIS_URL on the same database (two autocannon
+ *   runs side by side for two).
  *
  * Every request is metered for real: each one is counted toward the quota and charged a credit
  * with its ledger row, as in production. The last three lines are the issue's summary:
@@ -21,7 +22,8 @@
  *
  *   npm run bench:hot-path   (HOT_PATH_SECONDS=10, HOT_PATH_CONNECTIONS=20, HOT_PATH_SITES=50,
  *                             HOT_PATH_MARIADB_URL=mysql://root@127.0.0.1:3306/ or "off",
- *                             HOT_PATH_PROFILE=1 adds a CPU profile summary by layer)
+ *                             HOT_PATH_REDIS_URL=redis://127.0.0.1:6379 or "off" for the 1 vs 2
+ *                             processes figure, HOT_PATH_PROFILE=1 adds a CPU profile summary by layer)
  */
 import './crawl/quiet-logs';
 import autocannon from 'autocannon';
@@ -38,6 +40,7 @@ const WARM_UP_SECONDS = 3;
 const CONNECTIONS = Math.max(1, Number(process.env.HOT_PATH_CONNECTIONS ?? 20));
 const SITES = Math.max(1, Number(process.env.HOT_PATH_SITES ?? 50));
 const MARIADB = process.env.HOT_PATH_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306/';
+const REDIS = process.env.HOT_PATH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PROFILE = process.env.HOT_PATH_PROFILE === '1';
 const PLANS_FILE = join(__dirname, '..', '..', 'bench', 'hot-path', 'plans.json');
 
@@ -117,18 +120,7 @@ async function measureDatabase(
       ).text();
       writeFileSync(join(dir, 'lookup-body.json'), body);
     }
-    if (twoProcesses) {
-      const second = await startApi(databaseUrl);
-      try {
-        const both = await measureTogether([first.url, second.url], lookupV1Requests(seed));
-        console.log(
-          `two API processes on one database, stored GET /lookup/v1/: ${fmt(both)} req/s, ` +
-            `${fmt(both / v1.rate, 2)}x one process`,
-        );
-      } finally {
-        await second.process.stop();
-      }
-    }
+    if (twoProcesses) await measureScaleOut(databaseUrl, seed, v1.rate);
     return v1.rate <= v2.rate ? v1 : v2;
   } finally {
     await first.process.stop();
@@ -163,9 +155,43 @@ async function profileLookups(
   for (const line of summariseProfiles(profiles, requests)) console.log(line);
 }
 
+/**
+ * 1 vs 2 API processes on one database, as several processes are deployed: with REDIS_URL (shared
+ * rate limits and events), both figures measured in this run. Without Redis (HOT_PATH_REDIS_URL=off)
+ * the two processes run without it, against the single-process figure above.
+ */
+async function measureScaleOut(databaseUrl: string, seed: HotPathSeed, alone: number): Promise<void> {
+  const redis: Record<string, string> =
+    REDIS === 'off' ? {} : { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `hot-path-${process.pid}-${Date.now()}:` };
+  let one = alone;
+  if (REDIS !== 'off') {
+    const single = await startApi(databaseUrl, [], redis);
+    try {
+      one = (await measure(single.url, lookupV1Requests(seed))).rate;
+      console.log(`one API process with REDIS_URL, stored GET /lookup/v1/: ${fmt(one)} req/s`);
+    } finally {
+      await single.process.stop();
+    }
+  }
+  const apis = [await startApi(databaseUrl, [], redis), await startApi(databaseUrl, [], redis)];
+  try {
+    const both = await measureTogether(
+      apis.map((api) => api.url),
+      lookupV1Requests(seed),
+    );
+    console.log(
+      `two API processes on one database${REDIS === 'off' ? '' : ' with REDIS_URL'}, stored GET /lookup/v1/: ` +
+        `${fmt(both)} req/s, ${fmt(both / one, 2)}x one process`,
+    );
+  } finally {
+    for (const api of apis) await api.process.stop();
+  }
+}
+
 async function startApi(
   databaseUrl: string,
   nodeOptions: string[] = [],
+  extra: Record<string, string> = {},
 ): Promise<{ url: string; process: BenchProcess }> {
   const port = await freePort();
   const child = spawnScript(
@@ -183,6 +209,7 @@ async function startApi(
       EMBEDDED_WORKER: 'false',
       TRAFFIC_RANK_REFRESH_MINUTES: '0',
       RECRAWL_AFTER_DAYS: '0',
+      ...extra,
     },
     nodeOptions,
   );
