@@ -46,9 +46,9 @@ describe('job lanes', () => {
       .register(JobKinds.callbackDelivery, async (payload) => {
         delivered.push((payload as { n: number }).n);
       });
-    // 40 crawls queued first; the delivery is the newest job of all.
+    // 40 crawls queued; once two of them hold both ordinary slots, a delivery is queued behind
+    // the other 38 (waiting for the crawls to start first made the test independent of timing).
     for (let n = 0; n < 40; n++) await enqueue(JobKinds.analysis, { n });
-    const { id } = await enqueue(JobKinds.callbackDelivery, { n: 1 });
     runner = new JobRunner(
       queue,
       registry,
@@ -58,6 +58,8 @@ describe('job lanes', () => {
       }),
     );
     runner.start();
+    await eventually(async () => crawlsStarted.length === 2, 'two crawls hold the ordinary slots');
+    const { id } = await enqueue(JobKinds.callbackDelivery, { n: 1 });
     await eventually(async () => (await queue.get(id))?.status === 'succeeded', 'the delivery succeeded');
     // Delivered while the crawls still hold their slots: only two of the forty have started.
     expect(delivered).toEqual([1]);
