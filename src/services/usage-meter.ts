@@ -120,7 +120,9 @@ export class UsageMeter {
     for (const item of batch) {
       if (item.failed !== undefined) continue;
       const id = item.caller.principal.accountId;
-      accounts.set(id, [...(accounts.get(id) ?? []), item]);
+      const items = accounts.get(id);
+      if (items) items.push(item);
+      else accounts.set(id, [item]);
     }
     // Rows are locked in account order, so concurrent batches of two processes cannot deadlock.
     for (const [accountId, items] of [...accounts].sort(([a], [b]) => a - b)) {
