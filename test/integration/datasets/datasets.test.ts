@@ -174,6 +174,8 @@ describe('/dataset/v1', () => {
     expect(listed.body.data.datasetOrders).toEqual([
       {
         ...complete,
+        // Each read signs a fresh link: its expiry moves with the clock.
+        dataset: { url: expect.stringMatching(signedPathOf(complete.dataset.url)) },
         records: { counts: [{ technology: 'WordPress', records: 4 }], subset: null },
         error: null,
       },
@@ -369,3 +371,9 @@ describe('/dataset/v1', () => {
     }
   });
 });
+
+/** A pattern for the same file's link with any expiry and signature. */
+function signedPathOf(url: string): RegExp {
+  const path = url.split('?')[0].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${path}\\?expires=\\d+&signature=[0-9a-f]{64}$`);
+}
