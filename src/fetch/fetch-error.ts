@@ -1,5 +1,6 @@
 /** The spec's error types for a target that could not be analysed (errors[].type). */
-export type FetchErrorType = 'RESPONSE_NOT_OK' | 'NO_RESPONSE' | 'NO_HTML_DOCUMENT';
+export const FETCH_ERROR_TYPES = ['RESPONSE_NOT_OK', 'NO_RESPONSE', 'NO_HTML_DOCUMENT'] as const;
+export type FetchErrorType = (typeof FETCH_ERROR_TYPES)[number];
 
 /**
  * Why a page could not be fetched. Not an AppError: it is a fact about the target site that ends

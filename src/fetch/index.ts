@@ -9,7 +9,7 @@ export {
 export type { GuardedAgentOptions } from './guarded-agent';
 export { HttpClient, HTTP_CLIENT_DEFAULTS } from './http-client';
 export type { GetOptions, HttpClientOptions, HttpResponse, RedirectHop } from './http-client';
-export { FetchError, isFetchError } from './fetch-error';
+export { FETCH_ERROR_TYPES, FetchError, isFetchError } from './fetch-error';
 export type { FetchErrorType } from './fetch-error';
 export { fetchPage, fetchSiteFacts } from './page-fetcher';
 export type { FetchedPage, FetchPageOptions, SiteFacts } from './page-fetcher';

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** The subset of JSON Schema (2020-12, as OpenAPI 3.1 uses it) that the route table writes. */
 export interface JsonSchema {
   type?: string | string[];
@@ -6,6 +8,7 @@ export interface JsonSchema {
   required?: string[];
   items?: JsonSchema;
   additionalProperties?: boolean | JsonSchema;
+  propertyNames?: JsonSchema;
   enum?: unknown[];
   const?: unknown;
   format?: string;
@@ -43,3 +46,12 @@ export const ERROR_BODY_SCHEMA: JsonSchema = {
   },
   additionalProperties: true,
 };
+
+/**
+ * The JSON Schema of a published shape declared with zod (see src/services/analysis-shapes.ts), so
+ * the OpenAPI document, the TypeScript type and the presenter all come from one declaration.
+ */
+export function jsonSchemaOfShape(shape: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(shape, { target: 'draft-2020-12', io: 'output' });
+  return schema as JsonSchema;
+}

@@ -1,5 +1,4 @@
 import { ValidationError } from '../errors';
-import { parseHttpUrl } from '../services/url-input';
 import type { ParamSpec } from './route';
 
 /**
@@ -157,13 +156,15 @@ export function urlListParam(description: string): ParamSpec<string[]> {
 }
 
 /** An http(s) URL; a bare host name gets http:// like the published examples (e.g. url=example.com). */
+/**
+ * A target URL. It is parsed once, by the resolver behind the route (parseHttpUrl, which GraphQL
+ * callers go through too), so REST and GraphQL give the same message and the URL is not parsed twice.
+ */
 export function urlParam(opts: Common): ParamSpec<string> {
   return {
     ...common(opts),
     schema: { type: 'string', format: 'uri', maxLength: 2048 },
-    parse(raw) {
-      return parseHttpUrl(opts.name, single(opts.name, raw));
-    },
+    parse: (raw) => single(opts.name, raw),
   };
 }
 /** A closed set of values (e.g. the family of a usage path is fixed by the route, not a parameter). */

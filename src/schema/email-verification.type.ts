@@ -1,4 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
+import { REACHABLE_DESCRIPTION } from '../services/email-verification.service';
 
 /** The spec's "Email verification result", field for field (GET /v2/verify/ returns exactly this). */
 @ObjectType({
@@ -13,12 +14,7 @@ export class EmailVerification {
   @Field({ description: "Domain part of the address, lower case, IDN in punycode; '' when there is none" })
   domain: string;
 
-  @Field({
-    description:
-      'safe, risky, invalid or unknown: invalid when the syntax is invalid, the domain cannot receive mail ' +
-      'or the server permanently refuses the address; risky when it is accepted but disposable, a role ' +
-      'account, catch-all, or its inbox is full; unknown when no final answer could be obtained',
-  })
+  @Field({ description: REACHABLE_DESCRIPTION })
   reachable: string;
 
   @Field({ description: 'The domain (or a parent domain) belongs to a known disposable-address provider' })

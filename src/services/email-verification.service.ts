@@ -5,7 +5,7 @@ import type { Caller } from './caller';
 import type { MeteringService } from './metering.service';
 
 export type { EmailVerificationResult, Reachable } from '../verify';
-export { MAX_EMAIL_INPUT_LENGTH, REACHABLE_RULES } from '../verify';
+export { MAX_EMAIL_INPUT_LENGTH, REACHABLE_DESCRIPTION, REACHABLE_RULES, REACHABLE_VALUES } from '../verify';
 
 /** The verifier, configured from the VERIFY_* settings and the service's DNS servers. */
 export function buildEmailVerifier(config: Config): EmailVerifier {

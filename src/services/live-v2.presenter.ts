@@ -1,4 +1,4 @@
-import type { TechnologyObject } from './analysis-shapes';
+import { toTechnology, type TechnologyObject } from './analysis-shapes';
 import { withoutNulls } from './lookup-v2.presenter';
 
 /** One URL's analysis, from the service (state in lower case) or read back from GraphQL (enum names). */
@@ -23,14 +23,7 @@ export function toLiveV2Object(a: LiveAnalysisSource): Record<string, unknown> {
   if (state === 'failed') return { url: a.url, errors: a.errors.map((e) => e.message) };
   const out: Record<string, unknown> = {
     url: a.url,
-    technologies: a.technologies.map((t) => ({
-      slug: t.slug,
-      name: t.name,
-      versions: t.versions,
-      categories: t.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name })),
-      confidence: t.confidence,
-      confirmedAt: t.confirmedAt,
-    })),
+    technologies: a.technologies.map((t) => toTechnology(t, t.confirmedAt)),
   };
   for (const [field, value] of Object.entries(a)) {
     if (OWN_FIELDS.has(field)) continue;

@@ -1,5 +1,6 @@
 /** The four verdicts of the spec's `reachable` field. */
-export type Reachable = 'safe' | 'risky' | 'invalid' | 'unknown';
+export const REACHABLE_VALUES = ['safe', 'risky', 'invalid', 'unknown'] as const;
+export type Reachable = (typeof REACHABLE_VALUES)[number];
 
 /** The spec's "Email verification result", field for field. */
 export interface EmailVerificationResult {

@@ -72,3 +72,8 @@ export function decideReachable(facts: ReachableFacts): Reachable {
   // The last rule always applies; this only satisfies the type checker.
   return rule?.reachable ?? 'unknown';
 }
+
+/** The rules in words, first match wins: the API documentation's description of `reachable`. */
+export const REACHABLE_DESCRIPTION =
+  'safe, risky, invalid or unknown; the first rule that applies decides: ' +
+  REACHABLE_RULES.map((rule, i) => `(${i + 1}) ${rule.reachable} when ${rule.when}`).join('; ');

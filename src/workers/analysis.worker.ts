@@ -1,6 +1,11 @@
 import type { JobContext, JobHandler } from '../jobs';
 import type { AnalysisJobPayload } from '../services/analysis.service';
-import { toApplication, toErrorObject, toTechnology } from '../services/analysis-shapes';
+import {
+  toCrawlV1Callback,
+  toLookupV1Callback,
+  toTechnology,
+  type V1Outcome,
+} from '../services/analysis-shapes';
 import type { CallbackService } from '../services/callback.service';
 import type { CreditService } from '../services/credit.service';
 import type { Database } from '../db/database';
@@ -55,13 +60,9 @@ async function callbackBody(
 ): Promise<unknown> {
   switch (job.form) {
     case 'crawl-v1':
-      return analysis.ok
-        ? { url: job.url, applications: analysis.result.technologies.map(toApplication), status: 'success' }
-        : { url: job.url, applications: [], status: 'error', errors: analysis.errors.map(toErrorObject) };
+      return toCrawlV1Callback(job.url, v1Outcome(analysis));
     case 'lookup-v1':
-      return analysis.ok
-        ? { url: job.url, applications: analysis.result.technologies.map(toApplication) }
-        : { url: job.url, applications: [], errors: analysis.errors.map(toErrorObject) };
+      return toLookupV1Callback(job.url, v1Outcome(analysis));
     case 'lookup-v2': {
       const site = analysis.ok ? await deps.storedSites.site(analysis.siteUrl) : null;
       if (!analysis.ok || !site)
@@ -87,4 +88,10 @@ async function callbackBody(
           })
         : toLiveV2Object({ url: job.url, state: 'failed', technologies: [], errors: analysis.errors });
   }
+}
+
+function v1Outcome(analysis: Analysis): V1Outcome {
+  return analysis.ok
+    ? { ok: true, technologies: analysis.result.technologies }
+    : { ok: false, errors: analysis.errors };
 }

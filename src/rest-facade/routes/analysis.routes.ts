@@ -1,33 +1,28 @@
 import type { GraphQLSchema } from 'graphql';
 import { ENRICHMENT_SETS } from '../../enrichment';
 import { NotFoundError } from '../../errors';
-import { toLiveV2Object } from '../../services/live-v2.presenter';
-import { toApplication } from '../../services/analysis-shapes';
+import { toLiveV2Object, type LiveAnalysisSource } from '../../services/live-v2.presenter';
+import {
+  AnalyzeV1AnswerShape,
+  ReceivedShape,
+  TechnologyShape,
+  toAnalyzeV1Answer,
+  type ApplicationSource,
+  type ErrorObject,
+  type TechnologyObject,
+  type V1Outcome,
+} from '../../services/analysis-shapes';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
-import type { JsonSchema } from '../json-schema';
+import { jsonSchemaOfShape, type JsonSchema } from '../json-schema';
 import { booleanParam, csvParam, urlListParam, enumParam, stringParam, urlParam } from '../params';
 import type { RestRoute } from '../route';
 
-/** GraphQL shapes the analysis routes read (see src/schema/analysis.type.ts). */
-interface TechnologyData {
-  slug: string;
-  name: string;
-  version: string;
-  versions: string[];
-  confidence: number;
-  icon: string;
-  website: string;
-  confirmedAt: number;
-  categories: { id: number; slug: string; name: string }[];
-}
-
-interface UrlAnalysisData {
-  url: string;
+/** The GraphQL form of one URL's analysis the routes read (see src/schema/analysis.type.ts). */
+type UrlAnalysisData = LiveAnalysisSource & {
   state: 'ANALYSED' | 'FAILED' | 'ACCEPTED';
-  technologies: TechnologyData[];
-  errors: { type: string; message: string }[];
-  [set: string]: unknown;
-}
+  technologies: (TechnologyObject & ApplicationSource)[];
+  errors: ErrorObject[];
+};
 
 const TECHNOLOGY_FIELDS =
   'slug name version versions confidence icon website confirmedAt categories { id slug name }';
@@ -36,51 +31,9 @@ const URL_ANALYSIS_FIELDS = `url state technologies { ${TECHNOLOGY_FIELDS} } err
 // render and skipped stay on GraphQL (Analyze v1's answer shows what was skipped its own way).
 const OWN_FIELDS = ['url', 'state', 'technologies', 'errors', 'render', 'skipped'];
 const setFieldsOf = (schema: GraphQLSchema) => selectionOf(schema, 'UrlAnalysis', OWN_FIELDS);
+/** Lookup v1's months: the GraphQL type without the fields the published answer does not have. */
+const LOOKUP_EXTRA_FIELDS = ['slug', 'confidence'];
 
-const categoryEntrySchema: JsonSchema = {
-  type: 'object',
-  description: 'A single entry: category id (as text) → category name',
-  additionalProperties: { type: 'string' },
-};
-const applicationSchema: JsonSchema = {
-  type: 'object',
-  required: ['name', 'confidence', 'version', 'icon', 'website', 'categories'],
-  properties: {
-    name: { type: 'string' },
-    confidence: { type: 'string', description: 'Numeric text, 0-100' },
-    version: { type: 'string', description: "'' when unknown" },
-    icon: { type: 'string' },
-    website: { type: 'string' },
-    categories: { type: 'array', items: categoryEntrySchema },
-  },
-};
-const errorItemSchema: JsonSchema = {
-  type: 'object',
-  required: ['type', 'message'],
-  properties: {
-    type: { type: 'string', enum: ['RESPONSE_NOT_OK', 'NO_RESPONSE', 'NO_HTML_DOCUMENT'] },
-    message: { type: 'string' },
-  },
-};
-const technologySchema: JsonSchema = {
-  type: 'object',
-  required: ['slug', 'name', 'versions', 'categories'],
-  properties: {
-    slug: { type: 'string' },
-    name: { type: 'string' },
-    versions: { type: 'array', items: { type: 'string' } },
-    categories: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'slug', 'name'],
-        properties: { id: { type: 'integer' }, slug: { type: 'string' }, name: { type: 'string' } },
-      },
-    },
-    confidence: { type: 'integer', description: '0-100' },
-    confirmedAt: { type: 'integer', description: 'UNIX seconds' },
-  },
-};
 const liveItemSchema = (schema: GraphQLSchema): JsonSchema => ({
   oneOf: [
     {
@@ -88,7 +41,7 @@ const liveItemSchema = (schema: GraphQLSchema): JsonSchema => ({
       required: ['url', 'technologies'],
       properties: {
         url: { type: 'string' },
-        technologies: { type: 'array', items: technologySchema },
+        technologies: { type: 'array', items: jsonSchemaOfShape(TechnologyShape) },
         ...jsonSchemaOf(schema, 'UrlAnalysis', { omit: OWN_FIELDS }).properties,
       },
     },
@@ -104,11 +57,7 @@ const liveItemSchema = (schema: GraphQLSchema): JsonSchema => ({
     },
   ],
 });
-const receivedSchema: JsonSchema = {
-  type: 'object',
-  required: ['status'],
-  properties: { status: { const: 'received' } },
-};
+const receivedSchema = jsonSchemaOfShape(ReceivedShape);
 
 const callbackParam = (required: boolean, description: string) =>
   stringParam({ name: 'callback_url', required, maxLength: 2048, description });
@@ -200,22 +149,14 @@ export const ANALYSIS_ROUTES: RestRoute[] = [
     variables: (v) => ({ url: v.url, render: typeof v.render === 'string' ? v.render.toUpperCase() : null }),
     respond: (data) => {
       const a = data.analyze as UrlAnalysisData;
-      if (a.state === 'FAILED')
-        return { status: 200, body: { status: 'error', errors: a.errors, applications: [] } };
-      return { status: 200, body: { status: 'success', applications: a.technologies.map(toApplication) } };
+      const outcome: V1Outcome =
+        a.state === 'FAILED' ? { ok: false, errors: a.errors } : { ok: true, technologies: a.technologies };
+      return { status: 200, body: toAnalyzeV1Answer(outcome) };
     },
     responses: {
       200: {
         description: 'The applications found, or status error with the reasons',
-        schema: {
-          type: 'object',
-          required: ['status', 'applications'],
-          properties: {
-            status: { type: 'string', enum: ['success', 'error'] },
-            applications: { type: 'array', items: applicationSchema },
-            errors: { type: 'array', items: errorItemSchema },
-          },
-        },
+        schema: jsonSchemaOfShape(AnalyzeV1AnswerShape),
       },
     },
   },
@@ -253,9 +194,9 @@ export const ANALYSIS_ROUTES: RestRoute[] = [
       callbackParam(false, 'Where to POST the result when the site is not indexed yet'),
       booleanParam({ name: 'denoise', default: true, description: 'Exclude low-confidence results' }),
     ],
-    operation: `query Lookup($url: String!, $callbackUrl: String, $denoise: Boolean!) {
+    operation: (schema) => `query Lookup($url: String!, $callbackUrl: String, $denoise: Boolean!) {
       lookup(url: $url, callbackUrl: $callbackUrl, denoise: $denoise) {
-        status months { monthYear languages applications { name categories versions hits } }
+        status months { ${selectionOf(schema, 'LookupMonthType', LOOKUP_EXTRA_FIELDS)} }
       }
     }`,
     variables: (v) => ({ url: v.url, callbackUrl: v.callback_url ?? null, denoise: v.denoise ?? true }),
@@ -270,30 +211,10 @@ export const ANALYSIS_ROUTES: RestRoute[] = [
     responses: {
       200: {
         description: 'Monthly results, oldest month first',
-        schema: {
+        schema: (schema) => ({
           type: 'array',
-          items: {
-            type: 'object',
-            required: ['monthYear', 'languages', 'applications'],
-            properties: {
-              monthYear: { type: 'string', pattern: '^\\d{2}-\\d{4}$' },
-              languages: { type: 'array', items: { type: 'string' } },
-              applications: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['name', 'categories', 'versions', 'hits'],
-                  properties: {
-                    name: { type: 'string' },
-                    categories: { type: 'array', items: { type: 'string' } },
-                    versions: { type: 'array', items: { type: 'string' } },
-                    hits: { type: 'integer' },
-                  },
-                },
-              },
-            },
-          },
-        },
+          items: jsonSchemaOf(schema, 'LookupMonthType', { omit: LOOKUP_EXTRA_FIELDS }),
+        }),
       },
       202: {
         description: 'Not indexed yet: the site is crawled and the result POSTed to callback_url',

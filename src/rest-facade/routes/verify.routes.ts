@@ -1,57 +1,24 @@
-import { MAX_EMAIL_INPUT_LENGTH, REACHABLE_RULES } from '../../services/email-verification.service';
+import type { GraphQLSchema } from 'graphql';
+import { MAX_EMAIL_INPUT_LENGTH, REACHABLE_VALUES } from '../../services/email-verification.service';
+import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';
 import { serviceCheckedStringParam } from '../params';
 import type { RestRoute } from '../route';
 
-const FIELDS = [
-  'email',
-  'domain',
-  'reachable',
-  'disposable',
-  'roleAccount',
-  'mxValid',
-  'connection',
-  'inboxFull',
-  'catchAll',
-  'deliverable',
-  'disabled',
-  'syntaxValid',
-] as const;
-
-/** The reachable rules in words, first match wins: the same table the README shows. */
-const REACHABLE_DESCRIPTION =
-  'safe, risky, invalid or unknown; the first rule that applies decides: ' +
-  REACHABLE_RULES.map((rule, i) => `(${i + 1}) ${rule.reachable} when ${rule.when}`).join('; ');
-
-const resultSchema: JsonSchema = {
-  type: 'object',
-  required: [...FIELDS],
-  additionalProperties: false,
-  properties: {
-    email: { type: 'string', description: 'The input address, as given' },
-    domain: {
-      type: 'string',
-      description: "Domain part of the address, lower case, IDN in punycode; '' when there is none",
-    },
-    reachable: {
-      type: 'string',
-      enum: ['safe', 'risky', 'invalid', 'unknown'],
-      description: REACHABLE_DESCRIPTION,
-    },
-    disposable: { type: 'boolean', description: 'Provided by a known disposable-address provider' },
-    roleAccount: { type: 'boolean', description: 'Team or company address rather than a person' },
-    mxValid: {
-      type: 'boolean',
-      description: 'Domain has valid MX DNS records (or an A/AAAA record as implicit MX)',
-    },
-    connection: { type: 'boolean', description: 'SMTP server accepts connections' },
-    inboxFull: { type: 'boolean', description: 'Recipient inbox is full' },
-    catchAll: { type: 'boolean', description: 'The server accepts any address at the domain' },
-    deliverable: { type: 'boolean', description: 'The server accepted the address as a recipient' },
-    disabled: { type: 'boolean', description: 'Recipient inbox is disabled' },
-    syntaxValid: { type: 'boolean', description: 'Address is syntactically valid' },
-  },
-};
+/**
+ * The spec's result is the GraphQL EmailVerification type field for field (its descriptions
+ * included), so the selection and the published schema are both read from it; the schema only adds
+ * what GraphQL cannot say: `reachable` is one of four words, and no other field is sent.
+ */
+function resultSchema(schema: GraphQLSchema): JsonSchema {
+  const result = jsonSchemaOf(schema, 'EmailVerification');
+  const properties = result.properties!;
+  return {
+    ...result,
+    additionalProperties: false,
+    properties: { ...properties, reachable: { ...properties.reachable, enum: [...REACHABLE_VALUES] } },
+  };
+}
 
 const verifyRoute: RestRoute = {
   method: 'GET',
@@ -73,7 +40,8 @@ const verifyRoute: RestRoute = {
       maxLength: MAX_EMAIL_INPUT_LENGTH,
     }),
   ],
-  operation: `query VerifyEmail($email: String!) { verifyEmail(email: $email) { ${FIELDS.join(' ')} } }`,
+  operation: (schema) =>
+    `query VerifyEmail($email: String!) { verifyEmail(email: $email) { ${selectionOf(schema, 'EmailVerification')} } }`,
   variables: (values) => ({ email: values.email }),
   // The GraphQL selection is exactly the spec's fields, so the data is the documented body.
   respond: (data) => ({ status: 200, body: data.verifyEmail }),

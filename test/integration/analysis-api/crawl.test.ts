@@ -1,3 +1,4 @@
+import { CrawlV1CallbackShape } from '../../../src/services/analysis-shapes';
 import { AnalysisKit, creditHeaders, q, startAnalysisKit } from './analysis-test-kit';
 import { startTwoPageSite, TwoPageSite } from './two-page-site';
 
@@ -97,6 +98,8 @@ describe('crawls: GET /crawl/v2/ recursive and GET /crawl/v1/', () => {
     expect(callback.signatureValid).toBe(true);
     const body = JSON.parse(callback.body);
     expect(Object.keys(body).sort()).toEqual(['applications', 'status', 'url']);
+    // The published shape, strictly: the same declaration the OpenAPI document is derived from.
+    expect(CrawlV1CallbackShape.strict().safeParse(body).error).toBeUndefined();
     expect(body).toMatchObject({ url: start, status: 'success' });
     expect(body.applications).toEqual(
       expect.arrayContaining([

@@ -1,3 +1,4 @@
+import { LookupV1CallbackShape } from '../../../src/services/analysis-shapes';
 import { AnalysisKit, creditHeaders, q, startAnalysisKit } from './analysis-test-kit';
 import { startTwoPageSite, TwoPageSite } from './two-page-site';
 
@@ -46,6 +47,7 @@ describe('GET /lookup/v1/', () => {
     expect(callback.signatureValid).toBe(true);
     const body = JSON.parse(callback.body);
     expect(Object.keys(body).sort()).toEqual(['applications', 'url']);
+    expect(LookupV1CallbackShape.strict().safeParse(body).error).toBeUndefined();
     expect(body.url).toBe(site);
     expect(body.applications).toEqual(
       expect.arrayContaining([
