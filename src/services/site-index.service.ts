@@ -202,7 +202,11 @@ export class SiteIndexService {
    * analysed, crawlAttemptedAt: last attempt, as UNIX seconds); null when it was never enriched.
    */
   async enrichmentOf(site: SiteEntity): Promise<SiteEnrichment | null> {
-    const row = await this.db.manager.findOne(SiteEnrichmentEntity, { where: { siteId: site.id } });
+    // Read on every stored Lookup v2 with sets=: a prepared statement, not the query builder.
+    const [row] = await this.sql.all<{ data: string }>(
+      'SELECT data FROM site_enrichments WHERE site_id = ?',
+      [site.id],
+    );
     if (!row) return null;
     const stored = JSON.parse(row.data) as Omit<SiteEnrichment, 'events'>;
     return { ...stored, events: eventsOf(site) };
@@ -215,7 +219,6 @@ export class SiteIndexService {
     });
   }
 
-  /** The monthly history of a site, oldest month first; null when the index has nothing. */
   /**
    * Lookup v1's months, from the site's stored history (six months to today). The assembled history
    * of a site is kept in memory (LOOKUP_CACHE_SITES sites) and used while the site's row says
@@ -237,11 +240,10 @@ export class SiteIndexService {
     let history = this.histories.get(hostname);
     if (history?.version !== version) {
       history = { version, months: await this.readHistory(Number(site.id), from) };
-      this.histories.delete(hostname);
-      if (this.histories.size >= LOOKUP_CACHE_SITES)
-        this.histories.delete(this.histories.keys().next().value!);
-    } else this.histories.delete(hostname);
-    // Re-inserted: the map's order is the order of last use, oldest first.
+    }
+    // Re-inserted: the map's order is the order of last use, oldest first (evicted first).
+    this.histories.delete(hostname);
+    if (this.histories.size >= LOOKUP_CACHE_SITES) this.histories.delete(this.histories.keys().next().value!);
     this.histories.set(hostname, history);
     if (history.months.length === 0) return null;
     return history.months.map((month) => ({

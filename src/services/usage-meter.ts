@@ -27,16 +27,29 @@ interface Pending extends Settlement {
 
 /** Most settlements one transaction takes; more wait for the next. */
 const MAX_BATCH = 500;
-/** Ledger rows per multi-row INSERT (a fixed size keeps the prepared statements few). */
+/** Most ledger rows per multi-row INSERT (a power of two: see insertLedgerRows). */
 const LEDGER_CHUNK = 32;
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/**
+ * The list grown to the next power of two by repeating its last element, so that IN lists and CASE
+ * branches come in a handful of sizes: each size is one prepared statement, cached per connection.
+ */
+function padded<T>(list: T[]): T[] {
+  let size = 1;
+  while (size < list.length) size *= 2;
+  return [...list, ...Array.from({ length: size - list.length }, () => list[list.length - 1])];
+}
 
 /**
  * Quota counts, credit charges and their ledger rows, group-committed: the settlements of every
  * request that arrives while a transaction runs are written together by the next one. A stored
  * lookup used to cost two transactions of its own (13 statements, each account's requests queued on
- * the same two rows, an fsync each on MariaDB); now a batch of N requests costs, per account, one
- * conditional UPDATE of the quota counter, one conditional UPDATE of the balance, one read of the
- * balance and one multi-row INSERT of the ledger rows, plus one check of the batch's keys.
+ * the same two rows, an fsync each on MariaDB); now a batch of N requests costs one check of the
+ * batch's keys, one conditional UPDATE of the quota counter per account with a quota, and for all
+ * accounts together one locking read of the balances, one UPDATE of them and a few multi-row
+ * INSERTs of the ledger rows.
  *
  * Nothing is buffered past its transaction, so every guarantee stays exact:
  * - the quota: the counter is raised by the whole batch only while it stays within the limit;
@@ -124,11 +137,11 @@ export class UsageMeter {
       if (items) items.push(item);
       else accounts.set(id, [item]);
     }
-    // Rows are locked in account order, so concurrent batches of two processes cannot deadlock.
-    for (const [accountId, items] of [...accounts].sort(([a], [b]) => a - b)) {
-      await this.count(session, accountId, items);
-      await this.charge(session, accountId, items);
-    }
+    // Rows are locked in account order (counters, then balances), so concurrent batches of two
+    // processes cannot deadlock.
+    const groups = [...accounts].sort(([a], [b]) => a - b);
+    for (const [accountId, items] of groups) await this.count(session, accountId, items);
+    await this.charge(session, groups);
   }
 
   private async refuseRevokedKeys(session: SqlSession, batch: Pending[]): Promise<void> {
@@ -136,9 +149,10 @@ export class UsageMeter {
       ...new Set(batch.map((item) => item.caller.principal.keyId).filter((id) => typeof id === 'number')),
     ] as number[];
     if (keyIds.length === 0) return;
+    const ids = padded(keyIds);
     const rows = await session.all<{ id: number }>(
-      `SELECT id FROM api_keys WHERE id IN (${keyIds.map(() => '?').join(', ')}) AND revoked_at IS NOT NULL`,
-      keyIds,
+      `SELECT id FROM api_keys WHERE id IN (${marks(ids.length)}) AND revoked_at IS NOT NULL`,
+      ids,
     );
     const revoked = new Set(rows.map((row) => Number(row.id)));
     const announced = new Set<number>();
@@ -187,63 +201,66 @@ export class UsageMeter {
     for (const item of counted.slice(fit)) item.failed = error;
   }
 
-  /** Charges the account's charged requests (all, or in order while the balance lasts) and writes their ledger rows. */
-  private async charge(session: SqlSession, accountId: number, items: Pending[]): Promise<void> {
-    const live = items.filter((item) => item.failed === undefined);
+  /**
+   * Charges every account of the batch at once: one locking read of their balances, one UPDATE
+   * (a CASE per account) and multi-row ledger INSERTs, whatever the number of accounts. An account
+   * whose balance covers its requests pays for all of them; otherwise its requests are paid in
+   * arrival order while the balance lasts and the rest refused.
+   */
+  private async charge(session: SqlSession, groups: [number, Pending[]][]): Promise<void> {
+    const live = groups
+      .map(([accountId, items]) => ({ accountId, items: items.filter((item) => item.failed === undefined) }))
+      .filter((group) => group.items.length > 0);
     if (live.length === 0) return;
-    const charged = live.filter((item) => item.charge > 0 && this.isCharged(item.caller));
-    const total = charged.reduce((sum, item) => sum + item.charge, 0);
-    let paid = charged;
-    if (total > 0) {
-      const all = await session.run(
-        'UPDATE accounts SET credits = credits - ? WHERE id = ? AND credits >= ?',
-        [total, accountId, total],
-      );
-      if (all === 0) paid = await this.chargeWhileItLasts(session, accountId, charged);
-    }
-    const [row] = await session.all<{ credits: number }>('SELECT credits FROM accounts WHERE id = ?', [
-      accountId,
-    ]);
-    const balance = Number(row.credits);
-    // Each charge's balance after it: the final balance plus what was charged after it.
-    let after = balance;
-    for (let i = paid.length - 1; i >= 0; i--) {
-      paid[i].paid = true;
-      paid[i].balanceAfter = after;
-      after += paid[i].charge;
-    }
-    for (const item of live)
-      if (item.failed === undefined && item.balanceAfter === undefined) item.balanceAfter = balance;
-    await this.insertLedgerRows(session, accountId, paid);
-  }
-
-  private async chargeWhileItLasts(
-    session: SqlSession,
-    accountId: number,
-    charged: Pending[],
-  ): Promise<Pending[]> {
-    const [row] = await session.all<{ credits: number }>(
-      `SELECT credits FROM accounts WHERE id = ?${this.forUpdate}`,
-      [accountId],
+    const ids = padded(live.map((group) => group.accountId));
+    const balances = new Map(
+      (
+        await session.all<{ id: number; credits: number }>(
+          `SELECT id, credits FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
+          ids,
+        )
+      ).map((row) => [Number(row.id), Number(row.credits)]),
     );
-    let balance = Number(row.credits);
+    const debits: [number, number][] = [];
     const paid: Pending[] = [];
-    for (const item of charged) {
-      if (balance >= item.charge) {
-        balance -= item.charge;
-        paid.push(item);
-      } else item.failed = new InsufficientCreditsError(item.charge, balance);
+    for (const { accountId, items } of live) {
+      let balance = balances.get(accountId) ?? 0;
+      const charged = items.filter((item) => item.charge > 0 && this.isCharged(item.caller));
+      const payers: Pending[] = [];
+      for (const item of charged) {
+        if (balance >= item.charge) {
+          balance -= item.charge;
+          payers.push(item);
+        } else item.failed = new InsufficientCreditsError(item.charge, balance);
+      }
+      // Each charge's balance after it: the final balance plus what was charged after it.
+      let after = balance;
+      for (let i = payers.length - 1; i >= 0; i--) {
+        payers[i].paid = true;
+        payers[i].balanceAfter = after;
+        after += payers[i].charge;
+      }
+      for (const item of items)
+        if (item.failed === undefined && item.balanceAfter === undefined) item.balanceAfter = balance;
+      const total = payers.reduce((sum, item) => sum + item.charge, 0);
+      if (total > 0) debits.push([accountId, total]);
+      paid.push(...payers);
     }
-    const total = paid.reduce((sum, item) => sum + item.charge, 0);
-    if (total > 0)
-      await session.run('UPDATE accounts SET credits = credits - ? WHERE id = ?', [total, accountId]);
-    return paid;
+    if (debits.length > 0) {
+      const cases = padded(debits);
+      await session.run(
+        `UPDATE accounts SET credits = credits - CASE id ${cases.map(() => 'WHEN ? THEN ?').join(' ')} END ` +
+          `WHERE id IN (${marks(cases.length)})`,
+        [...cases.flat(), ...cases.map(([id]) => id)],
+      );
+    }
+    await this.insertLedgerRows(session, paid);
   }
 
-  private async insertLedgerRows(session: SqlSession, accountId: number, paid: Pending[]): Promise<void> {
+  private async insertLedgerRows(session: SqlSession, paid: Pending[]): Promise<void> {
     const now = new Date();
     const values = (item: Pending) => [
-      accountId,
+      item.caller.principal.accountId,
       -item.charge,
       item.balanceAfter!,
       'charge',
@@ -254,13 +271,17 @@ export class UsageMeter {
     ];
     const columns =
       'INSERT INTO credit_ledger (account_id, delta, balance_after, kind, reason, request_id, idempotency_key, created_at) VALUES ';
-    const row = '(?, ?, ?, ?, ?, ?, ?, ?)';
+    // Chunks of 32, 16, 8, 4, 2 and 1 rows: few statements per batch, and few distinct prepared ones.
     let i = 0;
-    for (; i + LEDGER_CHUNK <= paid.length; i += LEDGER_CHUNK) {
-      const chunk = paid.slice(i, i + LEDGER_CHUNK);
-      await session.run(columns + chunk.map(() => row).join(', '), chunk.flatMap(values));
+    for (let size = LEDGER_CHUNK; size >= 1; size /= 2) {
+      for (; i + size <= paid.length; i += size) {
+        const chunk = paid.slice(i, i + size);
+        await session.run(
+          columns + chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', '),
+          chunk.flatMap(values),
+        );
+      }
     }
-    for (; i < paid.length; i++) await session.run(columns + row, values(paid[i]));
   }
 
   private get forUpdate(): string {

@@ -100,6 +100,35 @@ describe('the metered hot path', () => {
     );
   });
 
+  it('settles several accounts in one batch, each exactly: a short one refused, the others all charged', async () => {
+    const accounts = await Promise.all(
+      [3, 100, 7, 100].map((credits) => service.createAccount({ plan: 'roomy', credits })),
+    );
+    // Interleaved, so the requests of every account share the meter's batches.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const account = accounts[i % accounts.length];
+        return lookup(service, account.apiKey).then((res) => ({ account, status: res.status }));
+      }),
+    );
+    const answered = (accountId: number) =>
+      answers.filter((a) => a.account.accountId === accountId && a.status === 200).length;
+    expect(accounts.map((a) => answered(a.accountId))).toEqual([3, 10, 7, 10]);
+    expect(answers.every((a) => a.status === 200 || a.status === 403)).toBe(true);
+    for (const [i, expected] of [0, 90, 0, 90].entries()) {
+      const { accountId } = accounts[i];
+      expect(await service.running.services.credits.balance(accountId)).toBe(expected);
+      const rows = await service.running.services.db.query<{ balance_after: number }[]>(
+        "SELECT balance_after FROM credit_ledger WHERE account_id = ? AND kind = 'charge'",
+        [accountId],
+      );
+      const start = expected + answered(accountId);
+      expect(rows.map((r) => Number(r.balance_after)).sort((a, b) => b - a)).toEqual(
+        Array.from({ length: answered(accountId) }, (_, k) => start - 1 - k),
+      );
+    }
+  });
+
   it('counts a quota exactly at its boundary under concurrency (a PLANS_FILE plan of 12 a day)', async () => {
     const { accountId, apiKey } = await service.createAccount({ plan: 'tight', credits: 1000 });
     const answers = await Promise.all(Array.from({ length: 30 }, () => lookup(service, apiKey)));
