@@ -46,10 +46,10 @@ function padded<T>(list: T[]): T[] {
  * Quota counts, credit charges and their ledger rows, group-committed: the settlements of every
  * request that arrives while a transaction runs are written together by the next one. A stored
  * lookup used to cost two transactions of its own (13 statements, each account's requests queued on
- * the same two rows, an fsync each on MariaDB); now a batch of N requests costs one check of the
- * batch's keys, one conditional UPDATE of the quota counter per account with a quota, and for all
- * accounts together one locking read of the balances, one UPDATE of them and a few multi-row
- * INSERTs of the ledger rows.
+ * the same two rows, an fsync each on MariaDB); now a batch of N requests of any number of accounts
+ * costs a handful of statements: one check of the batch's keys, a locking read and an UPDATE of the
+ * quota counters, a locking read and an UPDATE of the balances, and a few multi-row INSERTs of the
+ * ledger rows (about 9 round trips on MariaDB, where it used to be about 4 per account).
  *
  * Nothing is buffered past its transaction, so every guarantee stays exact:
  * - the quota: the counter is raised by the whole batch only while it stays within the limit;
@@ -140,7 +140,7 @@ export class UsageMeter {
     // Rows are locked in account order (counters, then balances), so concurrent batches of two
     // processes cannot deadlock.
     const groups = [...accounts].sort(([a], [b]) => a - b);
-    for (const [accountId, items] of groups) await this.count(session, accountId, items);
+    await this.count(session, groups);
     await this.charge(session, groups);
   }
 
@@ -165,40 +165,61 @@ export class UsageMeter {
     }
   }
 
-  /** Counts the account's counted requests toward its quota: all of them, or those that still fit. */
-  private async count(session: SqlSession, accountId: number, items: Pending[]): Promise<void> {
-    const counted = items.filter((item) => item.count);
-    const limit = counted.length > 0 ? this.quotaOf(counted[0].caller) : null;
-    if (!limit) return;
-    const period = this.clock.periodKey(limit.period);
-    const n = counted.length;
-    const all = await session.run(
-      'UPDATE usage_counters SET count = count + ? WHERE account_id = ? AND period = ? AND count + ? <= ?',
-      [n, accountId, period, n, limit.limit],
-    );
-    if (all > 0) return;
-    await session.run(
-      this.dialect === 'sqlite'
-        ? 'INSERT OR IGNORE INTO usage_counters (account_id, period, count) VALUES (?, ?, 0)'
-        : 'INSERT IGNORE INTO usage_counters (account_id, period, count) VALUES (?, ?, 0)',
-      [accountId, period],
-    );
-    const [row] = await session.all<{ count: number }>(
-      `SELECT count FROM usage_counters WHERE account_id = ? AND period = ?${this.forUpdate}`,
-      [accountId, period],
-    );
-    const fit = Math.max(0, Math.min(n, limit.limit - Number(row.count)));
-    if (fit > 0) {
-      await session.run('UPDATE usage_counters SET count = count + ? WHERE account_id = ? AND period = ?', [
-        fit,
-        accountId,
-        period,
-      ]);
+  /**
+   * Counts the batch's counted requests toward their accounts' quotas, all accounts of a period at
+   * once: one locking read of their counters, one UPDATE (a CASE per account), plus an INSERT for
+   * a counter the period has not seen yet. An account's requests are all counted when they fit,
+   * else exactly those that still fit, in arrival order, and the rest refused.
+   */
+  private async count(session: SqlSession, groups: [number, Pending[]][]): Promise<void> {
+    const periods = new Map<string, { accountId: number; limit: QuotaLimit; counted: Pending[] }[]>();
+    for (const [accountId, items] of groups) {
+      const counted = items.filter((item) => item.count);
+      const limit = counted.length > 0 ? this.quotaOf(counted[0].caller) : null;
+      if (!limit) continue;
+      const period = this.clock.periodKey(limit.period);
+      const entries = periods.get(period) ?? [];
+      entries.push({ accountId, limit, counted });
+      periods.set(period, entries);
     }
-    if (fit === n) return;
-    const error = this.clock.quotaError(counted[0].caller.principal, limit);
-    this.exhausted.set(accountId, { period, error });
-    for (const item of counted.slice(fit)) item.failed = error;
+    for (const [period, entries] of periods) {
+      const ids = padded(entries.map((entry) => entry.accountId));
+      const read = () =>
+        session.all<{ account_id: number; count: number }>(
+          `SELECT account_id, count FROM usage_counters WHERE period = ? AND account_id IN (${marks(ids.length)})` +
+            this.forUpdate,
+          [period, ...ids],
+        );
+      let rows = await read();
+      if (rows.length < entries.length) {
+        // The period's first requests of some account: its counter starts at 0.
+        const known = new Set(rows.map((row) => Number(row.account_id)));
+        for (const { accountId } of entries.filter((entry) => !known.has(entry.accountId))) {
+          await session.run(
+            `INSERT ${this.dialect === 'sqlite' ? 'OR IGNORE' : 'IGNORE'} INTO usage_counters (account_id, period, count) VALUES (?, ?, 0)`,
+            [accountId, period],
+          );
+        }
+        rows = await read();
+      }
+      const counts = new Map(rows.map((row) => [Number(row.account_id), Number(row.count)]));
+      const increments: [number, number][] = [];
+      for (const { accountId, limit, counted } of entries) {
+        const fit = Math.max(0, Math.min(counted.length, limit.limit - (counts.get(accountId) ?? 0)));
+        if (fit > 0) increments.push([accountId, fit]);
+        if (fit === counted.length) continue;
+        const error = this.clock.quotaError(counted[0].caller.principal, limit);
+        this.exhausted.set(accountId, { period, error });
+        for (const item of counted.slice(fit)) item.failed = error;
+      }
+      if (increments.length === 0) continue;
+      const cases = padded(increments);
+      await session.run(
+        `UPDATE usage_counters SET count = count + CASE account_id ${cases.map(() => 'WHEN ? THEN ?').join(' ')} END ` +
+          `WHERE period = ? AND account_id IN (${marks(cases.length)})`,
+        [...cases.flat(), period, ...cases.map(([id]) => id)],
+      );
+    }
   }
 
   /**

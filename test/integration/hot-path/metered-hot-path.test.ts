@@ -129,6 +129,32 @@ describe('the metered hot path', () => {
     }
   });
 
+  it('counts the quotas of several accounts in one batch exactly, new and existing counters alike', async () => {
+    const accounts = await Promise.all(
+      [1, 2, 3].map(() => service.createAccount({ plan: 'tight', credits: 1000 })),
+    );
+    // The first account's counter exists before the burst (5 used); the others start the period.
+    for (let i = 0; i < 5; i++) expect((await lookup(service, accounts[0].apiKey)).status).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const account = accounts[i % accounts.length];
+        return lookup(service, account.apiKey).then((res) => ({ account, status: res.status }));
+      }),
+    );
+    const answered = (accountId: number) =>
+      answers.filter((a) => a.account.accountId === accountId && a.status === 200).length;
+    expect(accounts.map((a) => answered(a.accountId))).toEqual([7, 12, 12]);
+    expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true);
+    for (const { accountId } of accounts) {
+      const [counter] = await service.running.services.db.query<{ count: number }[]>(
+        'SELECT count FROM usage_counters WHERE account_id = ?',
+        [accountId],
+      );
+      expect(Number(counter.count)).toBe(12);
+      expect(await service.running.services.credits.balance(accountId)).toBe(1000 - 12);
+    }
+  });
+
   it('counts a quota exactly at its boundary under concurrency (a PLANS_FILE plan of 12 a day)', async () => {
     const { accountId, apiKey } = await service.createAccount({ plan: 'tight', credits: 1000 });
     const answers = await Promise.all(Array.from({ length: 30 }, () => lookup(service, apiKey)));
