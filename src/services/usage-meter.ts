@@ -49,7 +49,7 @@ function padded<T>(list: T[]): T[] {
  * the same two rows, an fsync each on MariaDB); now a batch of N requests of any number of accounts
  * costs a handful of statements: one check of the batch's keys, a locking read and an UPDATE of the
  * quota counters, a locking read and an UPDATE of the balances, and a few multi-row INSERTs of the
- * ledger rows (about 9 round trips on MariaDB, where it used to be about 4 per account).
+ * ledger rows (9 round trips on MariaDB for ten accounts of two requests each, where it used to be 53).
  *
  * Nothing is buffered past its transaction, so every guarantee stays exact:
  * - the quota: the counter is raised by the whole batch only while it stays within the limit;
