@@ -162,8 +162,8 @@ export class HttpClient {
 
     for (;;) {
       visited.add(current);
-      // One slot of the host for the hop, body included (released on every way out of the hop).
-      const release = await this.hostSlots?.acquire(new URL(current).hostname, signal);
+      // One slot of the host (name and port) for the hop, body included (released on every way out of the hop).
+      const release = await this.hostSlots?.acquire(new URL(current).host, signal);
       try {
         const cookie = await this.cookieJar.getCookieString(current);
         const response = await request(current, {
