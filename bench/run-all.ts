@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'render.bench.js',
   'lists.bench.js',
   'index.bench.js',
+  'workers.bench.js',
 ];
 
 for (const file of BENCHMARKS) {

@@ -144,6 +144,8 @@ const schema = z.object({
   FETCH_TLS_VERIFY: bool(false),
   CRAWL_MAX_PAGES: int(25, 1, 25),
   CRAWL_CONCURRENCY_PER_HOST: int(2, 1, 16),
+  // Requests in flight per host across every crawl of the process (of every worker with REDIS_URL); 0: no bound.
+  HOST_CONCURRENCY: int(4, 0, 256),
   CRAWL_DEADLINE_MS: int(90_000, 1000, 600_000),
   // Browser rendering (issue 13): js/xhr/live-DOM fingerprints through Debian's headless Chromium.
   RENDER: z.enum(['off', 'auto', 'always']).default('auto'),

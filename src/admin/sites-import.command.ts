@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { getHeapStatistics } from 'node:v8';
 import { SingleBar } from 'cli-progress';
 import { ValidationError } from '../errors';
 import type { Services } from '../services/services';
@@ -56,5 +57,9 @@ export async function sitesImport(services: Services, args: SitesImportArgs): Pr
     });
   } finally {
     bar?.stop();
+    const heapLimit = Math.round(getHeapStatistics().heap_size_limit / 1_048_576);
+    process.stderr.write(
+      `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB, heap limit ${heapLimit} MB\n`,
+    );
   }
 }

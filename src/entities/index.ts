@@ -15,6 +15,7 @@ import { SiteEntity } from './site.entity';
 import { DomainRankEntity } from './domain-rank.entity';
 import { LeadListEntity, LeadListSiteEntity } from './lead-list.entity';
 import { DatasetChargeEntity, DatasetOrderEntity } from './dataset-order.entity';
+import { PageValidatorEntity } from './page-validator.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -37,6 +38,7 @@ export const ENTITIES = [
   LeadListSiteEntity,
   DatasetOrderEntity,
   DatasetChargeEntity,
+  PageValidatorEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -53,3 +55,4 @@ export {
 };
 export { LeadListEntity, LeadListSiteEntity };
 export { DatasetChargeEntity, DatasetOrderEntity };
+export { PageValidatorEntity };

@@ -4,6 +4,7 @@ import { Agent, request } from 'undici';
 import { ACCEPT_ENCODING, readBody, UnsupportedEncodingError } from './body-reader';
 import { FetchError } from './fetch-error';
 import { createGuardedAgent, isTargetRefusal } from './guarded-agent';
+import type { HostSlots } from './host-slots';
 import { HostLookup, parseOutboundUrl } from './private-address-guard';
 import { certificateFacts, CertificateFacts } from './tls-certificate';
 
@@ -26,6 +27,8 @@ export interface HttpClientOptions {
   rejectUnauthorized?: boolean;
   /** Sockets per origin (CRAWL_CONCURRENCY_PER_HOST for a crawl); unbounded when absent. */
   connectionsPerHost?: number;
+  /** Requests in flight per host shared with other clients (HOST_CONCURRENCY); unbounded when absent. */
+  hostSlots?: HostSlots;
 }
 
 export const HTTP_CLIENT_DEFAULTS = {
@@ -71,6 +74,8 @@ export interface GetOptions {
   acceptBody?: (contentType: string | undefined) => boolean;
   /** Aborts the request (a crawl's overall deadline). */
   signal?: AbortSignal;
+  /** Validators of a copy already held: sent as If-None-Match / If-Modified-Since (a 304 is returned). */
+  conditional?: { etag?: string; lastModified?: string };
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -92,12 +97,14 @@ export class HttpClient {
   private readonly timeoutMs: number;
   private readonly maxRedirects: number;
   private readonly maxBodyBytes: number;
+  private readonly hostSlots?: HostSlots;
 
   constructor(options: HttpClientOptions = {}) {
     this.userAgent = options.userAgent ?? HTTP_CLIENT_DEFAULTS.userAgent;
     this.timeoutMs = options.timeoutMs ?? HTTP_CLIENT_DEFAULTS.timeoutMs;
     this.maxRedirects = options.maxRedirects ?? HTTP_CLIENT_DEFAULTS.maxRedirects;
     this.maxBodyBytes = options.maxBodyBytes ?? HTTP_CLIENT_DEFAULTS.maxBodyBytes;
+    this.hostSlots = options.hostSlots;
     this.agent = createGuardedAgent({
       allowPrivateTargets: options.allowPrivateTargets,
       lookup: options.lookup,
@@ -155,78 +162,88 @@ export class HttpClient {
 
     for (;;) {
       visited.add(current);
-      const cookie = await this.cookieJar.getCookieString(current);
-      const response = await request(current, {
-        dispatcher: this.agent,
-        method: 'GET',
-        signal,
-        headers: {
-          'user-agent': this.userAgent,
-          accept: options.accept ?? '*/*',
-          'accept-encoding': ACCEPT_ENCODING,
-          'accept-language': 'en-US,en;q=0.8',
-          ...(cookie ? { cookie } : {}),
-        },
-      });
-      const headers = normaliseHeaders(response.headers);
-      for (const setCookie of headers['set-cookie'] ?? []) {
-        setCookies.push(setCookie);
-        await this.cookieJar.setCookie(setCookie, current, { ignoreError: true });
-      }
-
-      const location = headers.location?.[0];
-      if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
-        await response.body.dump();
-        const next = resolveRedirect(location, current);
-        redirects.push({ url: current, status: response.statusCode, location: next });
-        if (visited.has(next)) {
-          throw new FetchError('RESPONSE_NOT_OK', `Redirect loop at ${next}`, response.statusCode);
+      // One slot of the host (name and port) for the hop, body included (released on every way out of the hop).
+      const release = await this.hostSlots?.acquire(new URL(current).host, signal);
+      try {
+        const cookie = await this.cookieJar.getCookieString(current);
+        const response = await request(current, {
+          dispatcher: this.agent,
+          method: 'GET',
+          signal,
+          headers: {
+            'user-agent': this.userAgent,
+            accept: options.accept ?? '*/*',
+            'accept-encoding': ACCEPT_ENCODING,
+            'accept-language': 'en-US,en;q=0.8',
+            ...(cookie ? { cookie } : {}),
+            ...(options.conditional?.etag ? { 'if-none-match': options.conditional.etag } : {}),
+            ...(options.conditional?.lastModified
+              ? { 'if-modified-since': options.conditional.lastModified }
+              : {}),
+          },
+        });
+        const headers = normaliseHeaders(response.headers);
+        for (const setCookie of headers['set-cookie'] ?? []) {
+          setCookies.push(setCookie);
+          await this.cookieJar.setCookie(setCookie, current, { ignoreError: true });
         }
-        if (redirects.length > this.maxRedirects) {
-          throw new FetchError(
-            'RESPONSE_NOT_OK',
-            `More than ${this.maxRedirects} redirects`,
-            response.statusCode,
-          );
-        }
-        current = next;
-        continue;
-      }
 
-      const contentType = headers['content-type']?.[0];
-      const wanted =
-        response.statusCode >= 200 &&
-        response.statusCode < 300 &&
-        (options.acceptBody?.(contentType) ?? true);
-      const answered = {
-        requestedUrl,
-        url: current,
-        status: response.statusCode,
-        headers,
-        redirects,
-        setCookies,
-      };
-      if (!wanted) {
-        // Destroying an undici body reports "aborted" as an error event: expected here, so absorbed.
-        response.body.on('error', () => undefined).destroy();
+        const location = headers.location?.[0];
+        if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
+          await response.body.dump();
+          const next = resolveRedirect(location, current);
+          redirects.push({ url: current, status: response.statusCode, location: next });
+          if (visited.has(next)) {
+            throw new FetchError('RESPONSE_NOT_OK', `Redirect loop at ${next}`, response.statusCode);
+          }
+          if (redirects.length > this.maxRedirects) {
+            throw new FetchError(
+              'RESPONSE_NOT_OK',
+              `More than ${this.maxRedirects} redirects`,
+              response.statusCode,
+            );
+          }
+          current = next;
+          continue;
+        }
+
+        const contentType = headers['content-type']?.[0];
+        const wanted =
+          response.statusCode >= 200 &&
+          response.statusCode < 300 &&
+          (options.acceptBody?.(contentType) ?? true);
+        const answered = {
+          requestedUrl,
+          url: current,
+          status: response.statusCode,
+          headers,
+          redirects,
+          setCookies,
+        };
+        if (!wanted) {
+          // Destroying an undici body reports "aborted" as an error event: expected here, so absorbed.
+          response.body.on('error', () => undefined).destroy();
+          return {
+            ...answered,
+            body: Buffer.alloc(0),
+            truncated: false,
+            bodyRead: false,
+          };
+        }
+        const body = await readBody(
+          response.body,
+          headers['content-encoding']?.join(','),
+          options.maxBytes ?? this.maxBodyBytes,
+        );
         return {
           ...answered,
-          body: Buffer.alloc(0),
-          truncated: false,
-          bodyRead: false,
+          body: body.bytes,
+          truncated: body.truncated,
+          bodyRead: true,
         };
+      } finally {
+        await release?.();
       }
-      const body = await readBody(
-        response.body,
-        headers['content-encoding']?.join(','),
-        options.maxBytes ?? this.maxBodyBytes,
-      );
-      return {
-        ...answered,
-        body: body.bytes,
-        truncated: body.truncated,
-        bodyRead: true,
-      };
     }
   }
 }

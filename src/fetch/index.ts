@@ -20,3 +20,7 @@ export type { DnsFacts, DnsFactsOptions } from './dns-facts';
 export { ASSET_DEFAULTS } from './asset-fetcher';
 export type { AssetLimits } from './asset-fetcher';
 export type { CertificateFacts } from './tls-certificate';
+export { validatorsOf } from './page-memory';
+export type { PageMemory, RememberedPage } from './page-memory';
+export { MemoryHostSlots } from './host-slots';
+export type { HostSlots } from './host-slots';

@@ -12,6 +12,7 @@ import { HostnameCollector } from './observed-hostnames';
 import { normaliseLanguages } from './page-language';
 import { fetchRobotsTxt } from './robots-fetcher';
 import type { CertificateFacts } from './tls-certificate';
+import type { PageMemory, RememberedPage } from './page-memory';
 
 /** Facts about a whole site, fetched once per site (per crawl), not per page. */
 export interface SiteFacts {
@@ -33,6 +34,8 @@ export interface FetchPageOptions extends HttpClientOptions, AssetLimits {
   dnsTimeoutMs?: number;
   /** Aborts everything (a crawl's or an API request's deadline). */
   signal?: AbortSignal;
+  /** Validators of earlier downloads: a page that answers 304 comes back as `notModified`. */
+  pageMemory?: PageMemory;
 }
 
 /** One fetched page: what detection needs, plus what the index and the crawler need. */
@@ -57,6 +60,12 @@ export interface FetchedPage {
   /** The IP address the connection to the page's origin reached (for GeoIP); absent if unknown. */
   remoteAddress?: string;
   siteFacts: SiteFacts;
+  /**
+   * Set when the page answered 304 Not Modified to the validators of its last download: the body
+   * was not sent (input.html is empty), and this is what that download left (links, host names,
+   * languages and the caller's payload, which stands for the page's analysis).
+   */
+  notModified?: RememberedPage;
 }
 
 const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
@@ -82,14 +91,22 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
 
 async function fetchWith(client: HttpClient, url: string, options: FetchPageOptions): Promise<FetchedPage> {
   let response: HttpResponse;
+  // A memory that fails only costs the conditional request: the page is downloaded.
+  const previous = await options.pageMemory?.recall(url).catch(() => undefined);
   try {
-    response = await client.get(url, { accept: HTML_ACCEPT, acceptBody: mayBeHtml, signal: options.signal });
+    response = await client.get(url, {
+      accept: HTML_ACCEPT,
+      acceptBody: mayBeHtml,
+      signal: options.signal,
+      conditional: previous && { etag: previous.etag, lastModified: previous.lastModified },
+    });
   } catch (error) {
     if (error instanceof FetchError) throw error;
     // Only a malformed URL gets here (the client maps every network failure).
     throw new FetchError('NO_RESPONSE', error instanceof Error ? error.message : String(error));
   }
 
+  if (response.status === 304 && previous) return notModifiedPage(client, url, response, previous, options);
   const contentType = response.headers['content-type']?.[0];
   if (response.status !== 200) {
     const busy = response.status === 429 || response.status === 503;
@@ -186,6 +203,47 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
     certificate,
     ...(remoteAddress ? { remoteAddress } : {}),
     siteFacts,
+  };
+}
+
+/** A 304 answer: the page as its last download left it, with this request's headers and cookies. */
+async function notModifiedPage(
+  client: HttpClient,
+  url: string,
+  response: HttpResponse,
+  previous: RememberedPage,
+  options: FetchPageOptions,
+): Promise<FetchedPage> {
+  const finalUrl = response.url;
+  const siteFacts = options.siteFacts ?? (await fetchSiteFacts(client, finalUrl, options));
+  const certificate = client.certificateOf(finalUrl);
+  const remoteAddress = client.remoteAddressOf(finalUrl);
+  return {
+    input: {
+      url: finalUrl,
+      status: response.status,
+      headers: response.headers,
+      cookies: await cookiesOf(client, finalUrl, response.setCookies),
+      html: '',
+      scriptSrc: [],
+      scripts: [],
+      css: [],
+      robots: siteFacts.robots,
+      dns: siteFacts.dns,
+      certIssuer: certificate?.issuer || undefined,
+    },
+    requestedUrl: url,
+    redirects: response.redirects,
+    contentType: '',
+    charset: '',
+    truncated: false,
+    languages: previous.languages,
+    links: previous.links,
+    hostnames: previous.hostnames,
+    certificate,
+    ...(remoteAddress ? { remoteAddress } : {}),
+    siteFacts,
+    notModified: previous,
   };
 }
 

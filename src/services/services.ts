@@ -9,6 +9,9 @@ import type { SharedRedis } from '../shared/redis-connection';
 import { announceEnqueues } from '../shared/redis-job-wakeups';
 import { RedisHostBackoff } from '../shared/redis-host-backoff';
 import { MemoryHostBackoff } from '../fetch/host-backoff';
+import { MemoryHostSlots } from '../fetch/host-slots';
+import { RedisHostSlots } from '../shared/redis-host-slots';
+import { PageValidatorStore } from './page-validators';
 import type { FetchPageOptions } from '../fetch';
 import { JobQueue } from '../jobs/job-queue';
 import { AccountService } from './account.service';
@@ -194,6 +197,14 @@ export async function buildServices(
       concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
       deadlineMs: config.CRAWL_DEADLINE_MS,
       hostBackoff: redis ? new RedisHostBackoff(redis) : new MemoryHostBackoff(),
+      hostSlots:
+        config.HOST_CONCURRENCY === 0
+          ? undefined
+          : redis
+            ? // A lease outlives one request's budget (a hop holds its slot at most that long).
+              new RedisHostSlots(redis, config.HOST_CONCURRENCY, config.FETCH_TIMEOUT_MS + 10_000)
+            : new MemoryHostSlots(config.HOST_CONCURRENCY),
+      pageValidators: new PageValidatorStore(db),
     },
     { enricher, emailVerifier: siteEmailVerifier },
     metrics,

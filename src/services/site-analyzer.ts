@@ -1,7 +1,8 @@
 import type { HostBackoffStore } from '../fetch/host-backoff';
+import type { HostSlots } from '../fetch/host-slots';
 import { DetectionEngine, DetectionResult, mergeResults } from '../detection';
 import { EventBus, TOPICS } from '../events/event-bus';
-import { crawlSite, FetchError, fetchPage, FetchedPage, FetchPageOptions } from '../fetch';
+import { crawlSite, FetchError, fetchPage, FetchedPage, FetchPageOptions, validatorsOf } from '../fetch';
 import { logger } from '../logger';
 import { emailVerificationSets, type SiteEmailVerifier } from '../enrichment';
 import { titleOf } from './page-title';
@@ -9,6 +10,7 @@ import type { SiteEnricher } from './site-enricher';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { PageRenderer, RenderMode, RenderStatus } from './page-renderer';
 import { AnalysedPage, SiteIndexService } from './site-index.service';
+import type { PageAnalysisPayload, PageValidatorStore } from './page-validators';
 
 export type Analysis =
   | {
@@ -58,6 +60,10 @@ export interface CrawlSettings {
   deadlineMs: number;
   /** Hosts that answered 429/503, left alone until their Retry-After (shared by workers with REDIS_URL). */
   hostBackoff?: HostBackoffStore;
+  /** Requests in flight per host across crawls (HOST_CONCURRENCY; across workers with REDIS_URL). */
+  hostSlots?: HostSlots;
+  /** Validators of earlier downloads: re-analyses ask conditionally and reuse a 304 page's result. */
+  pageValidators?: PageValidatorStore;
 }
 
 /**
@@ -77,8 +83,13 @@ export class SiteAnalyzer {
     private readonly renderer: PageRenderer | null = null,
   ) {}
 
-  /** One page through the engine, timed for the detection-time histogram. */
-  private detect(input: FetchedPage['input']): DetectionResult {
+  /**
+   * One page through the engine, timed for the detection-time histogram; a page that answered 304
+   * is not detected again: its last analysis stands.
+   */
+  private detect(page: FetchedPage): DetectionResult {
+    if (page.notModified) return (page.notModified.payload as PageAnalysisPayload).result;
+    const input = page.input;
     return this.metrics
       ? this.metrics.timeDetection(() => this.engine.analyze(input))
       : this.engine.analyze(input);
@@ -88,11 +99,11 @@ export class SiteAnalyzer {
     const analysedAt = new Date();
     let page: FetchedPage;
     try {
-      page = await fetchPage(url, { ...this.fetchOptions, signal: options.signal });
+      page = await fetchPage(url, { ...this.fetchOptions, ...this.politeness(), signal: options.signal });
     } catch (error) {
       return this.failed(url, [asFetchError(error)], analysedAt, options.accountId);
     }
-    const rendered = await this.rendered(page, this.detect(page.input), options);
+    const rendered = await this.rendered(page, this.detect(page), options);
     const result = rendered.result;
     await this.record(
       url,
@@ -110,6 +121,7 @@ export class SiteAnalyzer {
     const analysed: { page: FetchedPage; result: DetectionResult; isRoot: boolean }[] = [];
     const crawl = await crawlSite(url, {
       ...this.fetchOptions,
+      ...this.politeness(),
       signal: options.signal,
       maxPages: this.crawlSettings.maxPages,
       concurrencyPerHost: this.crawlSettings.concurrencyPerHost,
@@ -119,7 +131,7 @@ export class SiteAnalyzer {
         if (crawled.page)
           analysed.push({
             page: crawled.page,
-            result: this.detect(crawled.page.input),
+            result: this.detect(crawled.page),
             isRoot: crawled.isRoot,
           });
       },
@@ -156,11 +168,18 @@ export class SiteAnalyzer {
     };
   }
 
+  /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
+  private politeness(): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
+    return { hostSlots: this.crawlSettings.hostSlots, pageMemory: this.crawlSettings.pageValidators };
+  }
+
   private async rendered(
     page: FetchedPage,
     result: DetectionResult,
     options: AnalyzeOptions,
   ): Promise<{ result: DetectionResult; status: RenderStatus; xhrHosts: string[] }> {
+    // An unchanged page keeps its stored result, which already holds what a render found.
+    if (page.notModified) return { result, status: 'not-needed', xhrHosts: [] };
     if (!this.renderer) return { result, status: 'unavailable', xhrHosts: [] };
     return this.renderer.analyze(page, result, options.render, options.signal);
   }
@@ -178,7 +197,7 @@ export class SiteAnalyzer {
       isRoot,
       technologies: result.technologies,
       languages: page.languages,
-      title: isRoot ? titleOf(page.input.html) : undefined,
+      title: isRoot ? titleOfPage(page) : undefined,
     }));
     // The index is keyed by the site that answered (after redirects), not the URL typed in.
     const siteUrl = analysed[0].page.input.url || url;
@@ -189,13 +208,18 @@ export class SiteAnalyzer {
       hostnames,
       at,
     });
-    await this.enrich(
-      siteUrl,
-      analysed.map((a) => a.page),
-      merged,
-      { at, trafficRank: site.trafficRank ?? undefined },
-      options,
-    );
+    await this.rememberPages(site.id, analysed, at);
+    // Pages that answered 304 have no body to read: the record is read from the downloaded ones,
+    // and when none was downloaded the previous record stays.
+    const downloaded = analysed.filter((a) => !a.page.notModified).map((a) => a.page);
+    if (downloaded.length > 0)
+      await this.enrich(
+        siteUrl,
+        downloaded,
+        merged,
+        { at, trafficRank: site.trafficRank ?? undefined },
+        options,
+      );
     const event: AnalysisCompletedEvent = {
       accountId: options.accountId ?? null,
       url,
@@ -204,6 +228,36 @@ export class SiteAnalyzer {
       pages: pages.length,
     };
     this.events.publish(TOPICS.analysisCompleted, event);
+  }
+
+  /** Validators and results of the pages, for the next analysis's conditional requests. */
+  private async rememberPages(
+    siteId: number,
+    analysed: { page: FetchedPage; result: DetectionResult; isRoot: boolean }[],
+    at: Date,
+  ): Promise<void> {
+    const store = this.crawlSettings.pageValidators;
+    if (!store) return;
+    const pages = analysed.flatMap(({ page, result, isRoot }) => {
+      const validators = page.notModified ?? validatorsOf(page.input.headers ?? {});
+      if (!validators) return [];
+      const payload: PageAnalysisPayload = { result, title: isRoot ? titleOfPage(page) : undefined };
+      return [
+        {
+          requestedUrl: page.requestedUrl,
+          etag: validators.etag,
+          lastModified: validators.lastModified,
+          url: page.input.url,
+          links: page.links,
+          hostnames: page.hostnames,
+          languages: page.languages,
+          payload,
+        },
+      ];
+    });
+    await store.remember(siteId, pages, at).catch((error: unknown) => {
+      logger.warn({ err: error, siteId }, "could not store the pages' validators");
+    });
   }
 
   /**
@@ -264,6 +318,12 @@ function asFetchError(error: unknown): FetchError {
 
 function withHosts(hostnames: string[], more: string[]): string[] {
   return more.length ? [...new Set([...hostnames, ...more])] : hostnames;
+}
+
+/** The page's title: from its HTML, or as its last analysis found it when it answered 304. */
+function titleOfPage(page: FetchedPage): string | undefined {
+  if (page.notModified) return (page.notModified.payload as PageAnalysisPayload).title;
+  return titleOf(page.input.html);
 }
 
 function isRootPath(url: string): boolean {

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { In } from 'typeorm';
 import { Database } from '../db/database';
@@ -92,8 +91,7 @@ export class SiteImportService {
       summary.queued += stored.queued;
       options.onProgress?.(progressOf(summary));
     };
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    for await (const raw of lines) {
+    for await (const raw of linesOf(input)) {
       const lineNumber = ++summary.read;
       if (options.limit !== undefined && summary.imported + batch.length >= options.limit) break;
       const line = raw.trim();
@@ -164,6 +162,40 @@ export class SiteImportService {
       return { sitesRanked: sites.length, queued };
     });
   }
+}
+
+/**
+ * The lines of a stream, read as they are consumed: the next chunk is read only when the lines of
+ * the previous one have been taken, so a consumer that awaits its database writes holds the file
+ * back (readline's async iterator keeps reading and queues every line it has not handed out yet:
+ * a million-line import kept most of the file in the heap). A line may end with \n or \r\n.
+ */
+export async function* linesOf(input: Readable, maxLine = 65_536): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  let carry = '';
+  /** Inside a line longer than maxLine, already handed out (cut): the rest of it is dropped. */
+  let skipping = false;
+  const line = (text: string) => (text.endsWith('\r') ? text.slice(0, -1) : text);
+  for await (const chunk of input) {
+    let text =
+      carry + (typeof chunk === 'string' ? chunk : decoder.decode(chunk as Buffer, { stream: true }));
+    if (skipping) {
+      const end = text.indexOf('\n');
+      if (end < 0) continue;
+      text = text.slice(end + 1);
+      skipping = false;
+    }
+    const parts = text.split('\n');
+    carry = parts.pop() ?? '';
+    for (const part of parts) yield line(part);
+    if (carry.length > maxLine) {
+      yield carry; // too long to be a domain: the caller counts it invalid
+      carry = '';
+      skipping = true;
+    }
+  }
+  const rest = carry + decoder.decode();
+  if (rest !== '' && !skipping) yield line(rest);
 }
 
 function progressOf(summary: ImportSummary): ImportProgress {

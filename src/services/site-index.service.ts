@@ -97,13 +97,17 @@ export class SiteIndexService {
     const key = siteKeyOf(observation.url);
     const month = monthOf(observation.at);
     await this.db.transaction((m) => this.insertSiteIfMissing(m, key, observation.at));
-    return this.db.transaction(async (m) => {
+    const site = await this.db.transaction(async (m) => {
       const site = await this.updateSite(m, key, observation);
       await this.upsertTechnologies(m, site.id, observation);
       await this.upsertMonth(m, site.id, month, observation);
-      await this.recordHostnames(m, observation.hostnames, 'crawl', observation.at);
       return site;
     });
+    // Host names in a transaction of their own: names most sites share (an analytics or CDN host)
+    // stay locked only for their upserts, not while the site's rows are written, so concurrent
+    // analyses of different sites (MariaDB, several workers) do not queue behind each other on them.
+    await this.db.transaction((m) => this.recordHostnames(m, observation.hostnames, 'crawl', observation.at));
+    return site;
   }
 
   /**

@@ -161,6 +161,10 @@ describe('traffic ranks and freshness', () => {
     const { code } = await cli.exited;
     expect(cli.stderr()).toMatch(/^read 100000, imported \d+, invalid 0, queued 0$/m);
     expect(code).toBe(0);
+    // No NODE_OPTIONS here: the command capped its own heap (it runs itself again with the flag).
+    const heapLimit = Number(/^peak RSS \d+ MB, heap limit (\d+) MB$/m.exec(cli.stderr())?.[1]);
+    expect(heapLimit).toBeGreaterThan(0);
+    expect(heapLimit).toBeLessThan(300);
     const summary = JSON.parse(cli.stdout().trim().split('\n').pop()!);
     expect(summary).toMatchObject({ read: 120_001, imported: 120_000, invalid: 1, invalidLines: [120_001] });
     expect(
