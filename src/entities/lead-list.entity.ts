@@ -65,8 +65,8 @@ export class LeadListEntity {
 }
 
 /** One website of a list under one technology (a technology's file holds its rows). */
+/** Keyed (list, technology, site): a technology file is a key range; a list's sites too. */
 @Entity('lead_list_sites')
-@Index('idx_lead_list_sites_site', ['listId', 'siteId'])
 export class LeadListSiteEntity {
   @PrimaryColumn({ name: 'list_id', type: 'varchar', length: 40 })
   listId: string;

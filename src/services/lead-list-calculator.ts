@@ -83,15 +83,20 @@ export class LeadListCalculator {
     // With subdomains=merge a domain holds a set when one of its merged sites (at most
     // MERGE_SITES_PER_DOMAIN, its representative first) does: the mask is OR-ed over them.
     const masks = (
-      request.subdomains === 'merge' && request.sets.length
-        ? await this.mergedMasks(listId, request)
-        : await this.db.query(
-            `SELECT s.sets_mask AS mask, COUNT(*) AS n
-               FROM (SELECT DISTINCT site_id FROM lead_list_sites WHERE list_id = ?) d
-               JOIN sites s ON s.id = d.site_id
-              GROUP BY s.sets_mask`,
+      request.sets.length === 0
+        ? await this.db.query(
+            'SELECT 0 AS mask, COUNT(DISTINCT site_id) AS n FROM lead_list_sites WHERE list_id = ?',
             [listId],
           )
+        : request.subdomains === 'merge'
+          ? await this.mergedMasks(listId, request)
+          : await this.db.query(
+              `SELECT s.sets_mask AS mask, COUNT(*) AS n
+                 FROM (SELECT DISTINCT site_id FROM lead_list_sites WHERE list_id = ?) d
+                 JOIN sites s ON s.id = d.site_id
+                GROUP BY s.sets_mask`,
+              [listId],
+            )
     ) as { mask: number | string; n: number | string }[];
     let websites = 0;
     const setRows: Record<string, number> = {};
@@ -210,6 +215,8 @@ export class LeadListCalculator {
         add({ text: `NOT EXISTS (SELECT 1 FROM site_technologies o WHERE ${on.text})`, params: on.params });
       }
     }
+    // The terms so far read site_technologies only; without other filters (nor subset) no join.
+    const technologyTerms = where.length;
     const list = (values: readonly unknown[]) => values.map(() => '?').join(', ');
     const country = r.countries.length
       ? { text: `s.country IN (${list(r.countries)})`, params: r.countries }
@@ -273,19 +280,23 @@ export class LeadListCalculator {
     if (r.excludeMultilingual) where.push('s.language_count <= 1');
     if (r.excludeListIds.length)
       add({
-        text: `NOT EXISTS (SELECT 1 FROM lead_list_sites x WHERE x.list_id IN (${list(r.excludeListIds)}) AND x.site_id = s.id)`,
+        // IN / NOT IN over an uncorrelated subquery: each database reads the other lists' sites
+        // once (lead_list_sites is keyed by list, technology and site, with no per-site index).
+        text: `s.id NOT IN (SELECT x.site_id FROM lead_list_sites x WHERE x.list_id IN (${list(r.excludeListIds)}))`,
         params: r.excludeListIds,
       });
     if (r.baseListId)
       add({
-        text: 'EXISTS (SELECT 1 FROM lead_list_sites b WHERE b.list_id = ? AND b.site_id = s.id)',
+        text: 's.id IN (SELECT b.site_id FROM lead_list_sites b WHERE b.list_id = ?)',
         params: [r.baseListId],
       });
 
     const rank = `COALESCE(s.traffic_rank, ${NO_RANK})`;
-    const candidates =
-      `SELECT st.slug AS slug, st.site_id AS site_id, ${rank} AS rnk` +
-      ` FROM site_technologies st JOIN sites s ON s.id = st.site_id WHERE ${where.join(' AND ')}`;
+    const plain = where.length === technologyTerms && r.subset === null && r.subdomains !== 'merge';
+    const candidates = plain
+      ? `SELECT st.slug AS slug, st.site_id AS site_id FROM site_technologies st WHERE ${where.join(' AND ')}`
+      : `SELECT st.slug AS slug, st.site_id AS site_id, ${rank} AS rnk` +
+        ` FROM site_technologies st JOIN sites s ON s.id = st.site_id WHERE ${where.join(' AND ')}`;
     if (r.subdomains === 'merge') {
       // Every matching (technology, site); the merge statement keeps one site per domain.
       return {

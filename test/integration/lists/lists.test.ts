@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { LeadListEntity } from '../../../src/entities';
 import { startCallbackReceiver } from '../../helpers/callback-receiver';
 import { startTestSites } from '../../helpers/test-sites';
@@ -384,6 +386,37 @@ describe('/v2/lists', () => {
         .map((r) => r.hostname)
         .sort(),
     ).toEqual(['alpha.com', 'beta.de', 'delta.com', 'gamma.fr', 'shop.alpha.com']);
+  });
+
+  it('full.zip is written by the list.files job after Ready; until then its download is 503 with Retry-After', async () => {
+    const { apiKey } = await kit.service.createAccount({ plan: 'business', credits: 10 });
+    const list = await kit.make(apiKey, { technologies: [{ slug: 'shopify' }] });
+    expect(list.status).toBe('Ready');
+    const { db, lists } = kit.service.running.services;
+    const jobs = (await db.query('SELECT kind FROM jobs WHERE unique_key = ?', [
+      `list-files:${list.id}`,
+    ])) as {
+      kind: string;
+    }[];
+    expect(jobs.map((j) => j.kind)).toEqual(['list.files']);
+    const done = await kit.call(`/v2/lists/${list.id}`, apiKey, {
+      method: 'POST',
+      body: { spendCredits: 1 },
+    });
+    expect(done.status).toBe(200);
+    // As if the job had not run yet: the link is given, the file answers 503 until it exists.
+    for (let i = 0; i < 80 && !lists.files.exists(list.id, 'full.zip'); i++)
+      await new Promise((r) => setTimeout(r, 250));
+    rmSync(join(kit.dir, list.id, 'full.zip'));
+    const early = await fetch(new URL(done.body.url, kit.service.url));
+    expect(early.status).toBe(503);
+    expect(early.headers.get('retry-after')).toBe('5');
+    expect(await early.json()).toMatchObject({ code: 'FILE_NOT_READY', retryAfter: 5 });
+    await lists.writeFullFile({ listId: list.id });
+    const zip = await kit.download(done.body.url);
+    expect(zip.status).toBe(200);
+    const files = await unzip(zip.body);
+    expect(parseCsv(files.get('shopify.csv')!).map((r) => r.hostname)).toEqual(['epsilon.io']);
   });
 
   it('signed links: tampered or expired 403, full.zip not before Complete', async () => {
