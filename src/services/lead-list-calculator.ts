@@ -59,15 +59,26 @@ export class LeadListCalculator {
     // Technologies in groups of TECHS_PER_STATEMENT: each statement is its own short transaction
     // (on SQLite one write), so crawls writing to the index wait for one group at most.
     for (let i = 0; i < techs.length; i += TECHS_PER_STATEMENT) {
-      const sql = this.insertFor(listId, techs.slice(i, i + TECHS_PER_STATEMENT), request, from, to);
-      await this.db.transaction((m: EntityManager) => m.query(sql.text, sql.params));
+      await this.write(this.insertFor(listId, techs.slice(i, i + TECHS_PER_STATEMENT), request, from, to));
     }
     if (merge) {
-      const sql = this.mergeInsert(listId, request);
-      await this.db.transaction((m: EntityManager) => m.query(sql.text, sql.params));
+      await this.write(this.mergeInsert(listId, request));
       await this.db.query('DELETE FROM lead_list_candidates WHERE list_id = ?', [listId]);
     }
     return this.counts(listId, request);
+  }
+
+  /**
+   * One INSERT … SELECT in its own transaction. On MariaDB at READ COMMITTED: the SELECT is a
+   * consistent read that locks no row of site_technologies or sites (at REPEATABLE READ InnoDB
+   * would share-lock every row it reads, holding up crawls writing to the index meanwhile).
+   */
+  private async write(sql: Sql): Promise<void> {
+    if (this.db.dialect === 'mysql')
+      await this.db.dataSource.transaction('READ COMMITTED', (m: EntityManager) =>
+        m.query(sql.text, sql.params),
+      );
+    else await this.db.transaction((m: EntityManager) => m.query(sql.text, sql.params));
   }
 
   async counts(listId: string, request: ListRequest): Promise<ListCounts> {
