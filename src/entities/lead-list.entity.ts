@@ -65,8 +65,8 @@ export class LeadListEntity {
 }
 
 /** One website of a list under one technology (a technology's file holds its rows). */
+/** Keyed (list, technology, site): a technology file is a key range; a list's sites too. */
 @Entity('lead_list_sites')
-@Index('idx_lead_list_sites_site', ['listId', 'siteId'])
 export class LeadListSiteEntity {
   @PrimaryColumn({ name: 'list_id', type: 'varchar', length: 40 })
   listId: string;
@@ -76,4 +76,16 @@ export class LeadListSiteEntity {
 
   @PrimaryColumn({ name: 'site_id', type: 'int' })
   siteId: number;
+
+  /** subdomains=merge: the highest version over the domain's matching sites (else null: the site's own). */
+  @Column({ type: 'varchar', length: 60, nullable: true })
+  version: string | null;
+
+  /** subdomains=merge: the earliest first detection over the domain's matching sites. */
+  @TimeColumn({ name: 'first_detected', nullable: true })
+  firstDetected: Date | null;
+
+  /** subdomains=merge: the latest confirmation over the domain's matching sites. */
+  @TimeColumn({ name: 'last_detected', nullable: true })
+  lastDetected: Date | null;
 }

@@ -8,8 +8,11 @@ import { LIST_FILES } from '../services/lead-list-files';
 /**
  * GET /v2/lists/{id}/files/{sample.zip|full.zip}?expires=…&signature=…: a list's ZIP file, served
  * by the service itself. The signed link is the authorisation (no API key): a wrong signature, a
- * changed id, file or expiry, or an expired link is a 403; full.zip only once the list is Complete.
+ * changed id, file or expiry, or an expired link is a 403; full.zip only once the list is Complete,
+ * and a 503 with Retry-After while the list.files job (right after Ready) is still writing it.
  */
+export const FULL_FILE_RETRY_SECONDS = 5;
+
 export function createListDownloadHandler(services: Services) {
   return async function download(req: Request, res: Response): Promise<void> {
     const requestId = res.locals.requestId as string;
@@ -28,7 +31,21 @@ export function createListDownloadHandler(services: Services) {
       if (!(LIST_FILES as readonly string[]).includes(file)) throw new NotFoundError(`No file ${file}`);
       const list = await services.lists.downloadable(id, file);
       const path = services.lists.files.pathOf(id, file as (typeof LIST_FILES)[number]);
-      if (!list || !existsSync(path)) throw new NotFoundError(`No file ${file} for list ${id}`);
+      if (!list) throw new NotFoundError(`No file ${file} for list ${id}`);
+      if (!existsSync(path)) {
+        if (file !== 'full.zip') throw new NotFoundError(`No file ${file} for list ${id}`);
+        // Complete, but the list.files job that follows Ready is still writing the file.
+        res.status(503);
+        res.setHeader('Retry-After', String(FULL_FILE_RETRY_SECONDS));
+        res.setHeader('Cache-Control', 'no-store');
+        res.json({
+          code: 'FILE_NOT_READY',
+          message: `The full file of list ${id} is still being written: retry in ${FULL_FILE_RETRY_SECONDS} s with the same link`,
+          retryAfter: FULL_FILE_RETRY_SECONDS,
+          requestId,
+        });
+        return;
+      }
       res.status(200);
       res.setHeader('Content-Type', 'application/zip');
       res.setHeader('Content-Length', String(statSync(path).size));

@@ -9,6 +9,7 @@ export const JobKinds = {
   analysis: 'analysis.run',
   siteIndex: 'site.index',
   leadList: 'list.calculate',
+  leadListFiles: 'list.files',
   datasetQuote: 'dataset.quote',
   datasetBuild: 'dataset.build',
   emailSend: 'email.send',

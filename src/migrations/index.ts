@@ -9,6 +9,7 @@ import { RetentionIndexes1763901000001 } from './1763901000001-retention-indexes
 import { SiteEnrichmentStorage1763920000000 } from './1763920000000-site-enrichment-storage';
 import { LeadLists1763950000000 } from './1763950000000-lead-lists';
 import { DatasetOrders1764000000000 } from './1764000000000-dataset-orders';
+import { LeadListMerge1764100000000 } from './1764100000000-lead-list-merge';
 import { PageValidators1764200000000 } from './1764200000000-page-validators';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
@@ -24,5 +25,6 @@ export const MIGRATIONS = [
   DomainRanks1763941000000,
   LeadLists1763950000000,
   DatasetOrders1764000000000,
+  LeadListMerge1764100000000,
   PageValidators1764200000000,
 ];

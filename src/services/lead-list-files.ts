@@ -7,6 +7,7 @@ import type { EnrichmentSet, SiteEnrichment } from '../enrichment';
 import { SOCIAL_NETWORKS, trafficLevelOf } from '../enrichment';
 import { flattenSets } from './enrichment-fields';
 import { writeZip } from './zip-writer';
+import { MERGE_SITES_PER_DOMAIN } from './lead-list-calculator';
 import type { ListRequest } from './lead-list-request';
 
 /** The two files of a list: a sample (LISTS_SAMPLE_ROWS rows per technology) and the whole list. */
@@ -111,6 +112,55 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** Columns of the row that are its site's (or, merged, its representative's) and never merged. */
+const OWN_COLUMNS = new Set([
+  'url',
+  'hostname',
+  'domain',
+  'tld',
+  'subdomain',
+  'technology',
+  'version',
+  'firstDetected',
+  'lastDetected',
+  'trafficRank',
+  'languages',
+]);
+
+/**
+ * subdomains=merge: a row's record with the data of its domain's other sites merged in: a list
+ * column (emails, phones, social profiles, keywords…) takes the union of the sites' values (the
+ * row's own first), any other empty column the first value another site has (the domain's own
+ * site, then by traffic rank). The row's identity and technology columns stay its own.
+ */
+export function mergeRecords(
+  own: Record<string, unknown>,
+  others: Record<string, unknown>[],
+  sets: readonly EnrichmentSet[],
+): Record<string, unknown> {
+  const out = { ...own };
+  const columns = columnsOf(sets).filter((c) => !OWN_COLUMNS.has(c));
+  for (const column of columns) {
+    const values = [own[column], ...others.map((o) => o[column])].filter(
+      (v) => v !== undefined && v !== null && v !== '',
+    );
+    if (values.length === 0) continue;
+    if (values.some((v) => Array.isArray(v))) {
+      const seen = new Set<string>();
+      const union: unknown[] = [];
+      for (const value of values)
+        for (const item of Array.isArray(value) ? value : [value]) {
+          const key = JSON.stringify(item);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          union.push(item);
+        }
+      out[column] = union;
+    } else out[column] = values[0];
+  }
+  return out;
+}
+
 /**
  * Writes and serves a list's ZIP files (yazl: streaming, ZIP64 when an entry or the archive needs
  * it), one CSV or JSON file per technology, read page by page from the database so memory stays
@@ -139,23 +189,31 @@ export class LeadListFiles {
     return join(this.dir, listId, file);
   }
 
-  /** Writes sample.zip and full.zip (each to a temporary name, renamed when complete). */
+  /** Writes sample.zip and full.zip (datasets; lists write the full file in a follow-up job). */
   async write(listId: string, request: ListRequest): Promise<void> {
+    for (const file of LIST_FILES) await this.writeFile(listId, request, file);
+  }
+
+  /** Whether a file is written (complete: files are written under a temporary name, then renamed). */
+  exists(listId: string, file: ListFile): boolean {
+    return existsSync(this.pathOf(listId, file));
+  }
+
+  /** Writes one file (to a temporary name, renamed when complete). */
+  async writeFile(listId: string, request: ListRequest, file: ListFile): Promise<void> {
     mkdirSync(join(this.dir, listId), { recursive: true });
-    for (const file of LIST_FILES) {
-      const slugs =
-        request.matchTechnologies === 'not'
-          ? request.technologies.slice(0, 1).map((t) => t.slug)
-          : request.technologies.map((t) => t.slug);
-      const limit = file === 'sample.zip' ? this.options.sampleRows : Number.POSITIVE_INFINITY;
-      await writeZip(
-        this.pathOf(listId, file),
-        slugs.map((slug) => ({
-          name: `${slug}.${request.format}`,
-          stream: () => Readable.from(this.entry(listId, slug, request, limit)),
-        })),
-      );
-    }
+    const slugs =
+      request.matchTechnologies === 'not'
+        ? request.technologies.slice(0, 1).map((t) => t.slug)
+        : request.technologies.map((t) => t.slug);
+    const limit = file === 'sample.zip' ? this.options.sampleRows : Number.POSITIVE_INFINITY;
+    await writeZip(
+      this.pathOf(listId, file),
+      slugs.map((slug) => ({
+        name: `${slug}.${request.format}`,
+        stream: () => Readable.from(this.entry(listId, slug, request, limit)),
+      })),
+    );
   }
 
   remove(listId: string): void {
@@ -173,18 +231,22 @@ export class LeadListFiles {
     yield Buffer.from(json ? '[' : columns.map(csvCell).join(',') + '\r\n');
     let written = 0;
     let after = 0;
+    const merge = request.subdomains === 'merge';
     while (written < limit) {
       const take = Math.min(PAGE, limit - written);
+      // subdomains=merge: the row's technology data was merged over the domain by the calculation.
+      const tech = merge
+        ? 'ls.version AS version, ls.first_detected AS st_first, ls.last_detected AS st_confirmed'
+        : 'st.version AS version, st.first_seen_at AS st_first, st.confirmed_at AS st_confirmed';
       const rows = (await this.db.query(
         `SELECT ls.site_id AS site_id, s.hostname AS hostname, s.domain AS domain, s.tld AS tld,
-                s.is_subdomain AS is_subdomain, st.version AS version, st.first_seen_at AS st_first,
-                st.confirmed_at AS st_confirmed, s.traffic_rank AS traffic_rank, s.country AS country,
+                s.is_subdomain AS is_subdomain, ${tech}, s.traffic_rank AS traffic_rank, s.country AS country,
                 s.language AS language, s.industry AS industry, s.company_size AS company_size,
                 s.first_seen_at AS first_seen_at, s.last_analyzed_at AS last_analyzed_at,
                 s.crawl_attempted_at AS crawl_attempted_at
            FROM lead_list_sites ls
            JOIN sites s ON s.id = ls.site_id
-           JOIN site_technologies st ON st.site_id = ls.site_id AND st.slug = ls.slug
+           ${merge ? '' : 'JOIN site_technologies st ON st.site_id = ls.site_id AND st.slug = ls.slug'}
           WHERE ls.list_id = ? AND ls.slug = ? AND ls.site_id > ?
           ORDER BY ls.site_id
           LIMIT ${take}`,
@@ -192,47 +254,50 @@ export class LeadListFiles {
       )) as RowData[];
       if (rows.length === 0) break;
       const ids = rows.map((r) => Number(r.site_id));
+      // The sites whose data each row carries: the site itself, or with subdomains=merge the sites
+      // of its domain (at most MERGE_SITES_PER_DOMAIN: the row's own site first, then the domain's
+      // own site, then by traffic rank).
+      const members = merge ? await this.domainMembers(rows) : new Map(ids.map((id) => [id, [id]]));
+      const memberIds = [...new Set([...members.values()].flat())];
+      const marks = memberIds.map(() => '?').join(',');
       const enrichments = new Map<number, Omit<SiteEnrichment, 'events'>>();
-      const languages = new Map<string, string[]>();
       if (request.sets.length) {
         const stored = (await this.db.query(
-          `SELECT site_id, data FROM site_enrichments WHERE site_id IN (${ids.map(() => '?').join(',')})`,
-          ids,
+          `SELECT site_id, data FROM site_enrichments WHERE site_id IN (${marks})`,
+          memberIds,
         )) as { site_id: number; data: string }[];
         for (const row of stored) enrichments.set(Number(row.site_id), JSON.parse(row.data));
       }
-      // Languages: the site's own, or with subdomains=merge every site of its domain. Both read
-      // site_languages through its site_id index (never a scan of the whole table per page).
-      const merge = request.subdomains === 'merge';
-      const langRows = (
-        merge
-          ? await this.db.query(
-              `SELECT s.domain AS k, l.language AS language FROM sites s CROSS JOIN site_languages l
-                WHERE l.site_id = s.id AND s.domain IN (${rows.map(() => '?').join(',')}) ORDER BY l.language`,
-              rows.map((r) => r.domain),
-            )
-          : await this.db.query(
-              `SELECT site_id AS k, language FROM site_languages
-                WHERE site_id IN (${ids.map(() => '?').join(',')}) ORDER BY language`,
-              ids,
-            )
-      ) as { k: string | number; language: string }[];
-      const keyOf = (row: RowData): string => (merge ? row.domain : String(Number(row.site_id)));
-      for (const row of langRows) {
-        const k = merge ? String(row.k) : String(Number(row.k));
-        const list = languages.get(k) ?? [];
-        if (!list.includes(row.language)) list.push(row.language);
-        languages.set(k, list);
+      const siteLanguages = new Map<number, string[]>();
+      for (const row of (await this.db.query(
+        `SELECT site_id, language FROM site_languages WHERE site_id IN (${marks}) ORDER BY language`,
+        memberIds,
+      )) as { site_id: number; language: string }[]) {
+        const id = Number(row.site_id);
+        siteLanguages.set(id, [...(siteLanguages.get(id) ?? []), row.language]);
       }
+      const others = merge ? await this.memberRows(memberIds.filter((id) => !ids.includes(id))) : new Map();
       const out: string[] = [];
       for (const row of rows) {
-        const record: Record<string, unknown> = this.recordOf(
+        const siteIds = members.get(Number(row.site_id)) ?? [Number(row.site_id)];
+        const languages = [...new Set(siteIds.flatMap((id) => siteLanguages.get(id) ?? []))].sort();
+        let record = this.recordOf(
           row,
           slug,
           request,
           enrichments.get(Number(row.site_id)) ?? null,
-          languages.get(keyOf(row)) ?? [],
+          languages,
         );
+        if (merge && siteIds.length > 1) {
+          const rest = siteIds
+            .slice(1)
+            .map((id) => others.get(id))
+            .filter((r): r is RowData => r !== undefined)
+            .map((r) =>
+              this.recordOf(r, slug, request, enrichments.get(Number(r.site_id)) ?? null, languages),
+            );
+          record = mergeRecords(record, rest, request.sets);
+        }
         out.push(
           json
             ? (written + out.length === 0 ? '\n' : ',\n') + JSON.stringify(record)
@@ -245,6 +310,47 @@ export class LeadListFiles {
       if (rows.length < take) break;
     }
     if (json) yield Buffer.from(written ? '\n]\n' : ']\n');
+  }
+
+  /** subdomains=merge: each row's site, then its domain's other sites (see entry()). */
+  private async domainMembers(rows: RowData[]): Promise<Map<number, number[]>> {
+    const domains = [...new Set(rows.map((r) => r.domain))];
+    const found = (await this.db.query(
+      `SELECT x.id AS id, x.domain AS domain FROM (
+         SELECT m.id AS id, m.domain AS domain,
+                ROW_NUMBER() OVER (PARTITION BY m.domain ORDER BY m.is_subdomain, COALESCE(m.traffic_rank, 2147483647), m.id) AS rn
+           FROM sites m WHERE m.domain IN (${domains.map(() => '?').join(',')})) x
+        WHERE x.rn <= ${MERGE_SITES_PER_DOMAIN} ORDER BY x.domain, x.rn`,
+      domains,
+    )) as { id: number; domain: string }[];
+    const byDomain = new Map<string, number[]>();
+    for (const row of found) byDomain.set(row.domain, [...(byDomain.get(row.domain) ?? []), Number(row.id)]);
+    const out = new Map<number, number[]>();
+    for (const row of rows) {
+      const id = Number(row.site_id);
+      const rest = (byDomain.get(row.domain) ?? []).filter((m) => m !== id);
+      out.set(id, [id, ...rest.slice(0, MERGE_SITES_PER_DOMAIN - 1)]);
+    }
+    return out;
+  }
+
+  /** The site columns of merged sites that are not rows of the page themselves. */
+  private async memberRows(ids: number[]): Promise<Map<number, RowData>> {
+    const out = new Map<number, RowData>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const part = ids.slice(i, i + 1000);
+      const rows = (await this.db.query(
+        `SELECT s.id AS site_id, s.hostname AS hostname, s.domain AS domain, s.tld AS tld,
+                s.is_subdomain AS is_subdomain, '' AS version, NULL AS st_first, NULL AS st_confirmed,
+                s.traffic_rank AS traffic_rank, s.country AS country, s.language AS language,
+                s.industry AS industry, s.company_size AS company_size, s.first_seen_at AS first_seen_at,
+                s.last_analyzed_at AS last_analyzed_at, s.crawl_attempted_at AS crawl_attempted_at
+           FROM sites s WHERE s.id IN (${part.map(() => '?').join(',')})`,
+        part,
+      )) as RowData[];
+      for (const row of rows) out.set(Number(row.site_id), row);
+    }
+    return out;
   }
 
   private recordOf(

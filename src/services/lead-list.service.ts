@@ -321,7 +321,9 @@ export class LeadListService {
       }
       const counts = await this.calculator.calculate(list.id, request, now);
       const status: ListStatus = counts.websites < this.config.LISTS_MIN_WEBSITES ? 'Insufficient' : 'Ready';
-      if (status === 'Ready') await this.files.write(list.id, request);
+      // Ready needs the rows, the counts and the sample file; the full file is written by the
+      // list.files job enqueued with the Ready status (see writeFullFile).
+      if (status === 'Ready') await this.files.writeFile(list.id, request, 'sample.zip');
       await this.finish(list, request, status, counts, null);
     } catch (error) {
       const permanent = error instanceof PermanentJobError;
@@ -331,6 +333,19 @@ export class LeadListService {
       this.files.remove(list.id);
       throw permanent ? error : new PermanentJobError(message);
     }
+  }
+
+  /**
+   * The list.files job, right after Ready: writes full.zip. Until it exists a download of full.zip
+   * (of a Complete list) answers 503 with Retry-After. A list deleted meanwhile keeps no file.
+   */
+  async writeFullFile(payload: ListJobPayload): Promise<void> {
+    const list = await this.db.manager.findOne(LeadListEntity, { where: { id: payload.listId } });
+    if (!list || list.deletedAt || (list.status !== 'Ready' && list.status !== 'Complete')) return;
+    if (this.files.exists(list.id, 'full.zip')) return;
+    await this.files.writeFile(list.id, JSON.parse(list.request) as ListRequest, 'full.zip');
+    const after = await this.db.manager.findOne(LeadListEntity, { where: { id: list.id } });
+    if (!after || after.deletedAt) this.files.remove(list.id);
   }
 
   private async finish(
@@ -366,6 +381,11 @@ export class LeadListService {
         .where("id = :id AND status = 'Calculating' AND deleted_at IS NULL", { id: list.id })
         .execute();
       if (!result.affected) return false;
+      if (status === 'Ready')
+        await this.queue.enqueue(m, JobKinds.leadListFiles, { listId: list.id } satisfies ListJobPayload, {
+          uniqueKey: `list-files:${list.id}`,
+          maxAttempts: this.config.LISTS_JOB_ATTEMPTS,
+        });
       if (request.callbackUrl) {
         const { accountId: _account, ...body } = event;
         await this.callbacks.schedule(m, {

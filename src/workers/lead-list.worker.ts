@@ -8,3 +8,11 @@ export function createLeadListHandler(lists: LeadListService): JobHandler<ListJo
     context.logger.info({ listId: payload.listId }, 'lead list calculated');
   };
 }
+
+/** Writes a Ready list's full.zip (the follow-up of list.calculate). */
+export function createLeadListFilesHandler(lists: LeadListService): JobHandler<ListJobPayload> {
+  return async (payload: ListJobPayload, context: JobContext) => {
+    await lists.writeFullFile(payload);
+    context.logger.info({ listId: payload.listId }, 'lead list full file written');
+  };
+}

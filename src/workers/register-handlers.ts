@@ -4,7 +4,7 @@ import { createAnalysisHandler } from './analysis.worker';
 import { createCallbackDeliveryHandler } from './callback-delivery.worker';
 import type { CallbackPost } from './callback-http-client';
 import { createDatasetBuildHandler, createDatasetQuoteHandler, createEmailHandler } from './dataset.worker';
-import { createLeadListHandler } from './lead-list.worker';
+import { createLeadListFilesHandler, createLeadListHandler } from './lead-list.worker';
 import { createSiteIndexHandler } from './site-index.worker';
 import { createSubdomainDiscoveryHandler } from './subdomain-discovery.worker';
 
@@ -31,6 +31,7 @@ export function registerJobHandlers(
   registry.register(JobKinds.subdomainDiscovery, createSubdomainDiscoveryHandler(services.subdomains));
   registry.register(JobKinds.siteIndex, createSiteIndexHandler(services.analyzer));
   registry.register(JobKinds.leadList, createLeadListHandler(services.lists));
+  registry.register(JobKinds.leadListFiles, createLeadListFilesHandler(services.lists));
   registry.register(JobKinds.datasetQuote, createDatasetQuoteHandler(services.datasets));
   registry.register(JobKinds.datasetBuild, createDatasetBuildHandler(services.datasets));
   registry.register(JobKinds.emailSend, createEmailHandler(services.mailer));

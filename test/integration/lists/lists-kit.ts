@@ -31,7 +31,14 @@ export interface SeedSite {
   /** Months before now when the site was first seen (default 12). */
   firstSeenMonthsAgo?: number;
   enrichment?: Record<string, unknown>;
-  techs: { slug: string; version?: string; monthsAgo?: number; rootPath?: boolean }[];
+  /** monthsAgo: last confirmed (default a day ago); firstMonthsAgo: first seen (default 12). */
+  techs: {
+    slug: string;
+    version?: string;
+    monthsAgo?: number;
+    firstMonthsAgo?: number;
+    rootPath?: boolean;
+  }[];
 }
 
 /** `count` sites rank1.net, rank2.net… ranked 1, 2… by traffic, each with `slug` at `version`. */
@@ -91,7 +98,7 @@ export async function seedSites(m: EntityManager, sites: SeedSite[]): Promise<Ma
         versions: JSON.stringify(t.version ? [t.version] : []),
         confidence: 100,
         rootPath: t.rootPath ?? true,
-        firstSeenAt: monthsAgo(12),
+        firstSeenAt: monthsAgo(t.firstMonthsAgo ?? 12),
         confirmedAt: at,
       });
     }
@@ -165,7 +172,13 @@ export async function startListsKit(settings: Record<string, string> = {}): Prom
       return settle(res.body.id, key);
     },
     async download(link) {
-      const res = await fetch(new URL(link, service.url));
+      let res = await fetch(new URL(link, service.url));
+      // full.zip of a just-finalized list: the list.files job may still be writing it (503).
+      for (let i = 0; res.status === 503 && i < 80; i++) {
+        await res.arrayBuffer();
+        await new Promise((r) => setTimeout(r, 250));
+        res = await fetch(new URL(link, service.url));
+      }
       const body = Buffer.from(await res.arrayBuffer());
       return { status: res.status, body, text: body.toString('utf8') };
     },

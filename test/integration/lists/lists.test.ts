@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { LeadListEntity } from '../../../src/entities';
 import { startCallbackReceiver } from '../../helpers/callback-receiver';
 import { startTestSites } from '../../helpers/test-sites';
@@ -386,6 +388,37 @@ describe('/v2/lists', () => {
     ).toEqual(['alpha.com', 'beta.de', 'delta.com', 'gamma.fr', 'shop.alpha.com']);
   });
 
+  it('full.zip is written by the list.files job after Ready; until then its download is 503 with Retry-After', async () => {
+    const { apiKey } = await kit.service.createAccount({ plan: 'business', credits: 10 });
+    const list = await kit.make(apiKey, { technologies: [{ slug: 'shopify' }] });
+    expect(list.status).toBe('Ready');
+    const { db, lists } = kit.service.running.services;
+    const jobs = (await db.query('SELECT kind FROM jobs WHERE unique_key = ?', [
+      `list-files:${list.id}`,
+    ])) as {
+      kind: string;
+    }[];
+    expect(jobs.map((j) => j.kind)).toEqual(['list.files']);
+    const done = await kit.call(`/v2/lists/${list.id}`, apiKey, {
+      method: 'POST',
+      body: { spendCredits: 1 },
+    });
+    expect(done.status).toBe(200);
+    // As if the job had not run yet: the link is given, the file answers 503 until it exists.
+    for (let i = 0; i < 80 && !lists.files.exists(list.id, 'full.zip'); i++)
+      await new Promise((r) => setTimeout(r, 250));
+    rmSync(join(kit.dir, list.id, 'full.zip'));
+    const early = await fetch(new URL(done.body.url, kit.service.url));
+    expect(early.status).toBe(503);
+    expect(early.headers.get('retry-after')).toBe('5');
+    expect(await early.json()).toMatchObject({ code: 'FILE_NOT_READY', retryAfter: 5 });
+    await lists.writeFullFile({ listId: list.id });
+    const zip = await kit.download(done.body.url);
+    expect(zip.status).toBe(200);
+    const files = await unzip(zip.body);
+    expect(parseCsv(files.get('shopify.csv')!).map((r) => r.hostname)).toEqual(['epsilon.io']);
+  });
+
   it('signed links: tampered or expired 403, full.zip not before Complete', async () => {
     const list = await kit.make(key, { technologies: [{ slug: 'shopify' }], format: 'json' });
     const link = new URL(list.sampleUrl, kit.service.url);
@@ -619,4 +652,83 @@ describe('/v2/lists', () => {
     expect(justEnough.status).toBe(200);
     await kit.settle(justEnough.body.id, apiKey);
   }, 120_000);
+
+  it("subdomains=merge: one row per domain with its subdomains' technologies and data merged", async () => {
+    await seedSites(kit.service.running.services.db.manager, [
+      {
+        hostname: 'merge.org',
+        country: 'US',
+        languages: ['en'],
+        trafficRank: 40,
+        setsMask: 0b1000, // email
+        enrichment: { email: { email: ['a@merge.org'] }, social: { twitter: ['https://x.com/merge'] } },
+        techs: [{ slug: 'wordpress', version: '5.9', firstMonthsAgo: 20, monthsAgo: 1 }],
+      },
+      {
+        hostname: 'blog.merge.org',
+        languages: ['de'],
+        industry: 'Publishing',
+        trafficRank: 20,
+        setsMask: 0b101100, // phone + email + social
+        enrichment: {
+          email: { email: ['b@merge.org', 'a@merge.org'] },
+          phone: { phone: ['+49 30 1234567'] },
+          social: { facebook: ['https://facebook.com/merge'] },
+        },
+        techs: [
+          { slug: 'wordpress', version: '6.2' },
+          { slug: 'php', version: '8.2' },
+        ],
+      },
+      { hostname: 'shop.merge.org', trafficRank: 60, techs: [{ slug: 'woocommerce', version: '8.1' }] },
+    ]);
+    const body = {
+      technologies: [{ slug: 'wordpress' }, { slug: 'php' }, { slug: 'woocommerce' }],
+      tlds: ['.org'],
+      sets: ['email', 'phone', 'social'],
+    };
+    const included = await kit.make(filterKey(), body);
+    expect(included.websites).toBe(3);
+
+    const list = await kit.make(filterKey(), { ...body, subdomains: 'merge' });
+    expect(list.status).toBe('Ready');
+    expect(list.rows).toEqual({ wordpress: 1, php: 1, woocommerce: 1 });
+    expect(list.websites).toBe(1);
+    expect(list.totalCredits).toBe(1);
+    expect(list.setRows).toEqual({ email: 1, phone: 1, social: 1 });
+    const files = await unzip((await kit.download(list.sampleUrl)).body);
+    const only = (name: string) => {
+      const rows = parseCsv(files.get(name)!);
+      expect(rows).toHaveLength(1);
+      return rows[0];
+    };
+    const wordpress = only('wordpress.csv');
+    // The domain's own site stands for the domain in every file, with the domain's merged data.
+    expect(wordpress).toMatchObject({
+      hostname: 'merge.org',
+      subdomain: 'false',
+      technology: 'wordpress',
+      version: '6.2',
+      country: 'US',
+      industry: 'Publishing',
+      languages: 'de; en',
+      email: 'a@merge.org; b@merge.org',
+      phone: '+49 30 1234567',
+      twitter: 'https://x.com/merge',
+      facebook: 'https://facebook.com/merge',
+    });
+    const months = (iso: string) => (Date.now() - Date.parse(iso)) / (30 * 86_400_000);
+    expect(months(wordpress.firstDetected)).toBeGreaterThan(18);
+    expect(months(wordpress.lastDetected)).toBeLessThan(0.5);
+    expect(only('php.csv')).toMatchObject({
+      hostname: 'merge.org',
+      version: '8.2',
+      email: 'a@merge.org; b@merge.org',
+    });
+    expect(only('woocommerce.csv')).toMatchObject({
+      hostname: 'merge.org',
+      version: '8.1',
+      phone: '+49 30 1234567',
+    });
+  });
 });
