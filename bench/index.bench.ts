@@ -7,7 +7,8 @@
  * fields. INDEX_BENCH_LOOKUPS random sites (default 2,000) are looked up one after another; p50
  * and p99 are printed, and the ratio large/small (the target: at most 1.5×).
  *
- *   npm run bench:index      (INDEX_BENCH_SITES=N INDEX_BENCH_SMALL=N INDEX_BENCH_LOOKUPS=N)
+ *   npm run bench:index      (INDEX_BENCH_SITES=N INDEX_BENCH_SMALL=N INDEX_BENCH_LOOKUPS=N
+ *                             INDEX_BENCH_DATABASES=sqlite,mariadb or one of them)
  */
 import './crawl/quiet-logs';
 import { spawnSync } from 'node:child_process';
@@ -25,6 +26,8 @@ const LARGE = Math.max(1000, Number(process.env.INDEX_BENCH_SITES ?? 1_000_000))
 const SMALL = Math.max(1000, Number(process.env.INDEX_BENCH_SMALL ?? 10_000));
 const LOOKUPS = Math.max(100, Number(process.env.INDEX_BENCH_LOOKUPS ?? 2_000));
 const MYSQL = process.env.INDEX_BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+/** Which databases to measure: "sqlite,mariadb" (the default), or one of them. */
+const DATABASES = (process.env.INDEX_BENCH_DATABASES ?? 'sqlite,mariadb').split(',').map((d) => d.trim());
 
 const load = (): string =>
   loadavg()
@@ -115,15 +118,19 @@ async function main(): Promise<void> {
   console.log(`load average at start: ${load()} (a shared machine: other work runs alongside)`);
   const dir = mkdtempSync(join(tmpdir(), 'index-bench-'));
   try {
-    compare(
-      'SQLite',
-      run('SQLite', `sqlite:${join(dir, 'small.db')}`, SMALL),
-      run('SQLite', `sqlite:${join(dir, 'large.db')}`, LARGE),
-    );
-    rmSync(join(dir, 'large.db'), { force: true });
-    const small = await onMariaDb(SMALL);
-    if (!small) console.log(`MariaDB: skipped (nothing answers at ${MYSQL})`);
-    else compare('MariaDB', small, (await onMariaDb(LARGE))!);
+    if (DATABASES.includes('sqlite')) {
+      compare(
+        'SQLite',
+        run('SQLite', `sqlite:${join(dir, 'small.db')}`, SMALL),
+        run('SQLite', `sqlite:${join(dir, 'large.db')}`, LARGE),
+      );
+      rmSync(join(dir, 'large.db'), { force: true });
+    }
+    if (DATABASES.includes('mariadb')) {
+      const small = await onMariaDb(SMALL);
+      if (!small) console.log(`MariaDB: skipped (nothing answers at ${MYSQL})`);
+      else compare('MariaDB', small, (await onMariaDb(LARGE))!);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
     console.log(`load average at end: ${load()}`);
