@@ -30,10 +30,10 @@ import autocannon from 'autocannon';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import { BenchProcess, freePort, spawnScript, waitUntilUp } from './hot-path/processes';
 import { summariseProfiles } from './hot-path/profile-summary';
 import { seedHotPath, HotPathSeed } from './hot-path/seed';
+import { withMariaDbDatabase } from './mariadb-scratch';
 
 const SECONDS = Math.max(2, Number(process.env.HOT_PATH_SECONDS ?? 10));
 const WARM_UP_SECONDS = 3;
@@ -76,7 +76,9 @@ async function main(): Promise<void> {
 
     if (MARIADB === 'off') summary.push('hot path mariadb: not measured (HOT_PATH_MARIADB_URL=off)');
     else {
-      const mariadb = await withMariaDbDatabase(MARIADB, (url) => measureDatabase('mariadb', url, dir, true));
+      const mariadb = await withMariaDbDatabase(MARIADB, 'hot_path', (url) =>
+        measureDatabase('mariadb', url, dir, true),
+      );
       summary.push(`hot path mariadb: ${fmt(mariadb.rate)} req/s, p99 ${mariadb.p99} ms`);
     }
 
@@ -333,31 +335,6 @@ function assertClean(result: autocannon.Result): void {
       `not every request was answered 200: non-2xx ${result.non2xx}, errors ${result.errors}, ` +
         `timeouts ${result.timeouts}, status codes ${JSON.stringify(result.statusCodeStats)}`,
     );
-  }
-}
-
-/** A fresh database on the MariaDB server for one measurement, dropped afterwards. */
-async function withMariaDbDatabase<T>(serverUrl: string, work: (url: string) => Promise<T>): Promise<T> {
-  const server = new URL(serverUrl.replace(/^mariadb:/, 'mysql:'));
-  const name = `hot_path_${Date.now().toString(36)}`;
-  const connect = () =>
-    createConnection({
-      host: server.hostname,
-      port: Number(server.port || 3306),
-      user: decodeURIComponent(server.username),
-      password: decodeURIComponent(server.password),
-    });
-  const admin = await connect();
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  await admin.end();
-  const url = new URL(server.toString());
-  url.pathname = `/${name}`;
-  try {
-    return await work(url.toString());
-  } finally {
-    const cleanup = await connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    await cleanup.end();
   }
 }
 

@@ -22,7 +22,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import { Database } from '../src/db/database';
 import { JobEntity } from '../src/entities/job.entity';
 import { JobKinds, JobQueue } from '../src/jobs';
@@ -30,6 +29,7 @@ import { SharedRedis } from '../src/shared/redis-connection';
 import { announceEnqueues } from '../src/shared/redis-job-wakeups';
 import { BenchSite, startBenchSite } from './crawl/bench-site';
 import { BenchProcess, spawnScript } from './hot-path/processes';
+import { withMariaDbDatabase } from './mariadb-scratch';
 
 const JOBS = Math.max(4, Number(process.env.WORKERS_BENCH_JOBS ?? 40));
 const SITES = Math.max(1, Number(process.env.WORKERS_BENCH_SITES ?? 8));
@@ -178,7 +178,8 @@ async function main(): Promise<void> {
     const targets: [string, (work: (url: string) => Promise<void>) => Promise<void>][] = [
       ['sqlite', withSqliteDatabase],
     ];
-    if (MARIADB !== 'off') targets.push(['mariadb', (work) => withMariaDbDatabase(MARIADB, work)]);
+    if (MARIADB !== 'off')
+      targets.push(['mariadb', (work) => withMariaDbDatabase(MARIADB, 'bench_workers', work)]);
     for (const [target, withDatabase] of targets) {
       const figures: Figures[] = [];
       for (const workers of [1, 2]) {
@@ -206,31 +207,6 @@ async function withSqliteDatabase(work: (url: string) => Promise<void>): Promise
     await work(`sqlite:${join(dir, 'bench.db')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** A fresh database on the MariaDB server for one measurement, dropped afterwards. */
-async function withMariaDbDatabase(serverUrl: string, work: (url: string) => Promise<void>): Promise<void> {
-  const server = new URL(serverUrl.replace(/^mariadb:/, 'mysql:'));
-  const name = `bench_workers_${Date.now().toString(36)}`;
-  const connect = () =>
-    createConnection({
-      host: server.hostname,
-      port: Number(server.port || 3306),
-      user: decodeURIComponent(server.username),
-      password: decodeURIComponent(server.password),
-    });
-  const admin = await connect();
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  await admin.end();
-  const url = new URL(server.toString());
-  url.pathname = `/${name}`;
-  try {
-    await work(url.toString());
-  } finally {
-    const cleanup = await connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    await cleanup.end();
   }
 }
 
