@@ -112,20 +112,12 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Columns of the row that are its site's (or, merged, its representative's) and never merged. */
-const OWN_COLUMNS = new Set([
-  'url',
-  'hostname',
-  'domain',
-  'tld',
-  'subdomain',
-  'technology',
-  'version',
-  'firstDetected',
-  'lastDetected',
-  'trafficRank',
-  'languages',
-]);
+/**
+ * Columns of the row that are its site's (or, merged, its representative's) and never merged: the
+ * base columns up to the site's own data (country onwards may be filled from another site), and the
+ * languages, which are merged on their own.
+ */
+const OWN_COLUMNS = new Set<string>([...BASE_COLUMNS.slice(0, BASE_COLUMNS.indexOf('country')), 'languages']);
 
 /**
  * subdomains=merge: a row's record with the data of its domain's other sites merged in: a list
