@@ -7,7 +7,12 @@
  * 1. a 2-technology list with 3 filters (countries, tlds, excludeMultilingual): seconds to Ready;
  * 2. a 100-technology category list (categories: [a category with 100+ members]): seconds to Ready;
  * 3. the export of a list of ~100,000 rows (subset) finalized and downloaded: seconds, ZIP size, and
- *    the process's peak RSS (it holds the whole service and the generated index's cache too).
+ *    peak RSS.
+ *
+ * The lists are calculated and their files written by a separate `npm run worker` process (the API
+ * in this process runs with EMBEDDED_WORKER=false), as in a deployment with workers of their own;
+ * the worker's peak RSS is the memory the calculation and the streamed export needed. This
+ * process's peak RSS holds the API and the generation of the synthetic index as well.
  *
  * Ready includes writing the sample ZIP file; the full ZIP is written by the list.files job right
  * after (its time is shown too). SQLite by default (a temporary file); LISTS_BENCH_DATABASE_URL=
@@ -18,7 +23,8 @@
  *   npm run bench:lists      (LISTS_BENCH_SITES=N)
  */
 import './crawl/quiet-logs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config';
@@ -27,6 +33,7 @@ import type { ListRequest } from '../src/services/lead-list-request';
 import { startService } from '../src/service-runtime';
 import type { Database } from '../src/db/database';
 import type { Fingerprints } from '../src/detection';
+import { describeBufferPool } from './mariadb-scratch';
 import { buildSyntheticIndex, type SyntheticIndex } from './synthetic-index';
 
 const SITES = Math.max(1000, Number(process.env.LISTS_BENCH_SITES ?? 200_000));
@@ -41,19 +48,21 @@ async function main(): Promise<void> {
   console.log(`load average at start: ${load()}`);
   const dir = mkdtempSync(join(tmpdir(), 'lists-bench-'));
   const url = process.env.LISTS_BENCH_DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`;
+  const settings = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: url,
+    LISTS_DIR: join(dir, 'lists'),
+    LISTS_URL_SECRET: 'lists-bench-url-secret-0123456789',
+    JOB_POLL_INTERVAL_MS: '20',
+    JOB_LEASE_SECONDS: '600',
+    TRAFFIC_RANK_REFRESH_MINUTES: '0',
+    RECRAWL_AFTER_DAYS: '0',
+  };
   const running = await startService(
-    loadConfig({
-      NODE_ENV: 'production',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: url,
-      LISTS_DIR: join(dir, 'lists'),
-      JOB_POLL_INTERVAL_MS: '20',
-      JOB_LEASE_SECONDS: '600',
-      TRAFFIC_RANK_REFRESH_MINUTES: '0',
-    }),
+    loadConfig({ ...settings, PORT: '0', HOST: '127.0.0.1', EMBEDDED_WORKER: 'false' }),
   );
+  let worker: ReturnType<typeof spawn> | undefined;
   const { services } = running;
   const db = services.db;
   try {
@@ -63,9 +72,18 @@ async function main(): Promise<void> {
         ? await reuseIndex(db, services.engine.fingerprints, Number(existing))
         : await buildSyntheticIndex(db, services.engine.fingerprints, SITES);
 
+    if (db.dialect !== 'sqlite') console.log(`MariaDB: ${await describeBufferPool(db)}`);
     console.log(
       `peak RSS before any list (service, detection engine, index): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
     );
+    // The worker starts once the index exists (its migrations are then long done).
+    worker = spawn(process.execPath, [join(__dirname, '..', 'src', 'worker-main.js')], {
+      env: { ...process.env, ...settings },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const workerPid = worker.pid!;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    console.log(`worker process started: RSS ${workerMemory(workerPid)}`);
 
     // ---- lists through the service ----
     const { apiKey } = await services.accounts.createAccount({
@@ -111,7 +129,7 @@ async function main(): Promise<void> {
           `${label}: ${got.body.status} in ${total} s (the SQL calculation alone: ${seconds(again)} s; ` +
             `full.zip written ${full} s after Ready) — ` +
             `${Object.keys(got.body.rows).length} technologies, ${rows} rows, ${got.body.websites} websites; ` +
-            `peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+            `worker RSS ${workerMemory(workerPid)}`,
         );
         return got.body;
       }
@@ -142,13 +160,26 @@ async function main(): Promise<void> {
     for await (const chunk of zip.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
     console.log(
       `export: finalize + download of ${big.websites} rows in ${seconds(t)} s, full.zip ${(bytes / 1_048_576).toFixed(1)} MB; ` +
-        `peak RSS of the whole process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+        `worker process RSS ${workerMemory(workerPid)}; peak RSS of this process (API, index generation) ` +
+        `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
     );
   } finally {
+    if (worker && worker.exitCode === null) {
+      const exited = new Promise((resolve) => worker!.once('exit', resolve));
+      worker.kill('SIGTERM');
+      await exited;
+    }
     await running.stop();
     rmSync(dir, { recursive: true, force: true });
     console.log(`load average at end: ${load()}`);
   }
+}
+
+/** A process's RSS now and its peak (VmHWM), from /proc. */
+function workerMemory(pid: number): string {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return `${(kb('VmRSS') / 1024).toFixed(0)} MB, peak ${(kb('VmHWM') / 1024).toFixed(0)} MB`;
 }
 
 /** LISTS_BENCH_REUSE: the slugs of an existing synthetic index by popularity, and its category. */

@@ -31,3 +31,16 @@ export async function withMariaDbDatabase<T>(
     await cleanup.end();
   }
 }
+
+/**
+ * The server setting that decides whether a large index is read from memory or from disk, printed
+ * beside MariaDB figures so that each figure says which it was.
+ */
+export async function describeBufferPool(db: { query(sql: string): Promise<unknown> }): Promise<string> {
+  const [row] = (await db.query(
+    'SELECT @@innodb_buffer_pool_size AS pool, ' +
+      '(SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = DATABASE()) AS used',
+  )) as { pool: number | string; used: number | string | null }[];
+  const mb = (bytes: number | string | null) => Math.round(Number(bytes ?? 0) / 1048576);
+  return `innodb_buffer_pool_size ${mb(row.pool)} MB, this database's tables and indexes ${mb(row.used)} MB`;
+}
