@@ -9,7 +9,8 @@ import { LIST_FILES } from '../services/lead-list-files';
  * GET /v2/lists/{id}/files/{sample.zip|full.zip}?expires=…&signature=…: a list's ZIP file, served
  * by the service itself. The signed link is the authorisation (no API key): a wrong signature, a
  * changed id, file or expiry, or an expired link is a 403; full.zip only once the list is Complete,
- * and a 503 with Retry-After while the list.files job (right after Ready) is still writing it.
+ * and a 503 with Retry-After while the list.files job (right after Ready) is still writing it; a
+ * job that died, or a file gone from the disk, is written again by a restarted job.
  */
 export const FULL_FILE_RETRY_SECONDS = 5;
 
@@ -34,7 +35,9 @@ export function createListDownloadHandler(services: Services) {
       if (!list) throw new NotFoundError(`No file ${file} for list ${id}`);
       if (!existsSync(path)) {
         if (file !== 'full.zip') throw new NotFoundError(`No file ${file} for list ${id}`);
-        // Complete, but the list.files job that follows Ready is still writing the file.
+        // Complete, but the list.files job that follows Ready is still writing the file (or died:
+        // then it starts again).
+        await services.lists.ensureFullFile(list);
         res.status(503);
         res.setHeader('Retry-After', String(FULL_FILE_RETRY_SECONDS));
         res.setHeader('Cache-Control', 'no-store');

@@ -29,6 +29,8 @@ import {
 export const MAX_EXCLUDED_LISTS = 10;
 /** …holding at most this many websites together. */
 export const MAX_EXCLUDED_WEBSITES = 500_000;
+/** How long a finished list.files job is left alone before a download of its missing file restarts it. */
+const FULL_FILE_RETRY_AFTER_MS = 60_000;
 
 export interface ListTechnologyView {
   slug: string;
@@ -346,6 +348,34 @@ export class LeadListService {
     await this.files.writeFile(list.id, JSON.parse(list.request) as ListRequest, 'full.zip');
     const after = await this.db.manager.findOne(LeadListEntity, { where: { id: list.id } });
     if (!after || after.deletedAt) this.files.remove(list.id);
+  }
+
+  /**
+   * Called when a Complete list's full.zip is asked for and missing: makes sure a list.files job
+   * will write it. Usually the job queued with Ready is still at work; but one that died after its
+   * retries (a full disk, say), or a file removed from LISTS_DIR, would otherwise leave a paid list
+   * answering 503 for ever. Such a job starts over with fresh attempts, at most once a minute.
+   */
+  async ensureFullFile(list: LeadListEntity, now = new Date()): Promise<void> {
+    const uniqueKey = `list-files:${list.id}`;
+    try {
+      await this.db.transaction(async (m) => {
+        const job = await this.queue.findByUniqueKey(uniqueKey, m);
+        if (!job) {
+          await this.queue.enqueue(m, JobKinds.leadListFiles, { listId: list.id } satisfies ListJobPayload, {
+            uniqueKey,
+            maxAttempts: this.config.LISTS_JOB_ATTEMPTS,
+          });
+          return;
+        }
+        if (job.status === 'queued' || job.status === 'running') return;
+        if (job.finishedAt && now.getTime() - job.finishedAt.getTime() < FULL_FILE_RETRY_AFTER_MS) return;
+        await this.queue.retry(job.id, m);
+      });
+    } catch (error) {
+      // Another download restarted it at the same moment: that is all this wanted.
+      if (!(error instanceof ConflictError)) throw error;
+    }
   }
 
   private async finish(

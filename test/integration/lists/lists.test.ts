@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LeadListEntity } from '../../../src/entities';
+import { JobEntity } from '../../../src/entities/job.entity';
 import { startCallbackReceiver } from '../../helpers/callback-receiver';
 import { startTestSites } from '../../helpers/test-sites';
 import { ListsKit, parseCsv, rankedSites, SeedSite, seedSites, startListsKit, unzip } from './lists-kit';
@@ -417,6 +418,52 @@ describe('/v2/lists', () => {
     expect(zip.status).toBe(200);
     const files = await unzip(zip.body);
     expect(parseCsv(files.get('shopify.csv')!).map((r) => r.hostname)).toEqual(['epsilon.io']);
+  });
+
+  it('a list.files job that died (or a full.zip gone from the disk) is started again by the next download', async () => {
+    const { apiKey } = await kit.service.createAccount({ plan: 'business', credits: 10 });
+    const list = await kit.make(apiKey, { technologies: [{ slug: 'shopify' }] });
+    const { db, lists } = kit.service.running.services;
+    const done = await kit.call(`/v2/lists/${list.id}`, apiKey, {
+      method: 'POST',
+      body: { spendCredits: 1 },
+    });
+    expect(done.status).toBe(200);
+    for (let i = 0; i < 80 && !lists.files.exists(list.id, 'full.zip'); i++)
+      await new Promise((r) => setTimeout(r, 250));
+    // The job died after its retries two minutes ago, and no file is on the disk.
+    rmSync(join(kit.dir, list.id, 'full.zip'));
+    const job = await db.manager.findOneByOrFail(JobEntity, { uniqueKey: `list-files:${list.id}` });
+    job.status = 'dead';
+    job.finishedAt = new Date(Date.now() - 120_000);
+    await db.manager.save(job);
+    const first = await fetch(new URL(done.body.url, kit.service.url));
+    expect(first.status).toBe(503);
+    expect(first.headers.get('retry-after')).toBe('5');
+    expect(await first.json()).toMatchObject({ code: 'FILE_NOT_READY' });
+    const zip = await kit.download(done.body.url); // waits through the 503s
+    expect(zip.status).toBe(200);
+    const files = await unzip(zip.body);
+    expect(parseCsv(files.get('shopify.csv')!).map((r) => r.hostname)).toEqual(['epsilon.io']);
+    const jobs = (await db.query('SELECT status, attempts FROM jobs WHERE unique_key = ?', [
+      `list-files:${list.id}`,
+    ])) as { status: string; attempts: number }[];
+    expect(jobs).toEqual([{ status: 'succeeded', attempts: 1 }]);
+
+    // A job that finished less than a minute ago is left alone: the file stays missing.
+    rmSync(join(kit.dir, list.id, 'full.zip'));
+    const again = await fetch(new URL(done.body.url, kit.service.url));
+    expect(again.status).toBe(503);
+    await again.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(lists.files.exists(list.id, 'full.zip')).toBe(false);
+    expect(
+      (
+        (await db.query('SELECT status FROM jobs WHERE unique_key = ?', [`list-files:${list.id}`])) as {
+          status: string;
+        }[]
+      )[0].status,
+    ).toBe('succeeded');
   });
 
   it('signed links: tampered or expired 403, full.zip not before Complete', async () => {
