@@ -24,7 +24,7 @@
  */
 import './crawl/quiet-logs';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config';
@@ -101,6 +101,7 @@ async function main(): Promise<void> {
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
     const ready = async (label: string, request: Record<string, unknown>) => {
+      resetPeak(workerPid);
       const started = performance.now();
       const created = await call('POST', '/v2/lists', request);
       if (created.status !== 200)
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
           `${label}: ${got.body.status} in ${total} s (the SQL calculation alone: ${seconds(again)} s; ` +
             `full.zip written ${full} s after Ready) — ` +
             `${Object.keys(got.body.rows).length} technologies, ${rows} rows, ${got.body.websites} websites; ` +
-            `worker RSS ${workerMemory(workerPid)}`,
+            `worker RSS during this list: ${workerMemory(workerPid)}`,
         );
         return got.body;
       }
@@ -148,6 +149,7 @@ async function main(): Promise<void> {
       subset: 100_000,
       sets: ['meta', 'events'],
     });
+    resetPeak(workerPid);
     const t = performance.now();
     const done = await call('POST', `/v2/lists/${big.id}`, { spendCredits: big.totalCredits });
     let zip = await fetch(new URL(done.body.url as string, running.url));
@@ -160,7 +162,7 @@ async function main(): Promise<void> {
     for await (const chunk of zip.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
     console.log(
       `export: finalize + download of ${big.websites} rows in ${seconds(t)} s, full.zip ${(bytes / 1_048_576).toFixed(1)} MB; ` +
-        `worker process RSS ${workerMemory(workerPid)}; peak RSS of this process (API, index generation) ` +
+        `worker RSS during the finalize and download: ${workerMemory(workerPid)}; peak RSS of this process (API, index generation) ` +
         `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
     );
   } finally {
@@ -175,7 +177,15 @@ async function main(): Promise<void> {
   }
 }
 
-/** A process's RSS now and its peak (VmHWM), from /proc. */
+/**
+ * Starts a new peak for workerMemory: writing 5 to clear_refs resets the process's VmHWM (Linux),
+ * so that each list's figure is its own and not the worker's start-up or an earlier list.
+ */
+function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** A process's RSS now and its peak (VmHWM, since the last resetPeak), from /proc. */
 function workerMemory(pid: number): string {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { DomainRankEntity, SiteEntity } from '../../../src/entities';
 import { JobEntity } from '../../../src/entities/job.entity';
 import { FreshnessService } from '../../../src/services/freshness.service';
+import { TrafficRankService } from '../../../src/services/traffic-rank.service';
 import { distEntry, cleanEnv, spawnNode } from '../../helpers/test-process';
 import { startTestSites, TestSites } from '../../helpers/test-sites';
 import { startTestService, TestService } from '../../helpers/test-service';
@@ -67,6 +68,17 @@ describe('traffic ranks and freshness', () => {
       [4, 'observed'],
     ]);
     // Nothing moved: a second run changes nothing.
+    expect((await services().trafficRanks.refreshObservedRanks()).changed).toBe(0);
+
+    // Read two sites at a time: a tie that straddles pages keeps one rank, and ranks count on.
+    const paged = new TrafficRankService(services().db, { pageSize: 2 });
+    await record('https://even-c.test/', 2);
+    expect((await paged.refreshObservedRanks()).ranked).toBe(5);
+    const after = await Promise.all(
+      ['busy.test', 'even-a.test', 'even-b.test', 'even-c.test', 'quiet.test'].map(site),
+    );
+    expect(after.map((s) => s?.trafficRank)).toEqual([1, 2, 2, 2, 5]);
+    expect((await paged.refreshObservedRanks()).changed).toBe(0);
     expect((await services().trafficRanks.refreshObservedRanks()).changed).toBe(0);
   });
 
