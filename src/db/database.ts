@@ -66,15 +66,26 @@ export class Database {
 
   async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.dialect === 'sqlite') {
-      const run = this.queue.then(() => this.runTranslated(work));
+      const run = this.queue.then(() => this.runAgainOn(isStaleSnapshot, work));
       this.queue = run.catch(() => undefined);
       return run;
     }
+    return this.runAgainOn(isDeadlock, work);
+  }
+
+  /**
+   * Runs a transaction, and again (up to four times in all) when it failed in a way that only
+   * means "another transaction came first": a deadlock on MySQL, a stale snapshot on SQLite.
+   */
+  private async runAgainOn<T>(
+    retryable: (error: unknown) => boolean,
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.runTranslated(work);
       } catch (error) {
-        if (attempt < 4 && isDeadlock(error)) continue;
+        if (attempt < 4 && retryable(error)) continue;
         throw error;
       }
     }
@@ -121,6 +132,17 @@ export function isDeadlock(error: unknown): boolean {
   const failed = error as { driverError?: { code?: string }; code?: string } | undefined;
   const code = failed?.driverError?.code ?? failed?.code;
   return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
+/**
+ * SQLite in WAL mode with several processes on one file: a transaction that read first and then
+ * writes fails at once with SQLITE_BUSY_SNAPSHOT when another process committed in between (its
+ * snapshot is no longer the newest, so it may not write; TypeORM begins transactions DEFERRED).
+ * Running it again from the start reads the new data, as a MySQL deadlock victim does.
+ */
+export function isStaleSnapshot(error: unknown): boolean {
+  const failed = error as { driverError?: { code?: string }; code?: string } | undefined;
+  return (failed?.driverError?.code ?? failed?.code) === 'SQLITE_BUSY_SNAPSHOT';
 }
 
 export { dialectOf };

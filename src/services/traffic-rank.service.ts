@@ -85,10 +85,15 @@ export class TrafficRankService {
       const work = batch;
       batch = [];
       size = 0;
+      const started = performance.now();
       await this.db.transaction(async (m) => {
         for (const [value, ids] of work)
           await m.update(SiteEntity, { id: In(ids) }, { trafficRank: value, rankSource: 'observed' });
       });
+      // Background work: leave the write lock free as long as this held it. On SQLite another
+      // process (an API answering requests) waits for the lock by polling, and transactions
+      // coming back to back can starve it past its busy timeout (seen at 300,000 re-ranked sites).
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, performance.now() - started)));
     };
     for (const [value, ids] of byRank) {
       for (let i = 0; i < ids.length; i += BATCH) {
