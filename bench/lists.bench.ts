@@ -76,6 +76,9 @@ async function main(): Promise<void> {
     console.log(
       `peak RSS before any list (service, detection engine, index): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
     );
+    // A bulk generation leaves SQLite's WAL gigabytes long: fold it into the database first, as
+    // a deployment that filled its index over time would have it, before a second process opens it.
+    if (db.dialect === 'sqlite') await db.query('PRAGMA wal_checkpoint(TRUNCATE)');
     // The worker starts once the index exists (its migrations are then long done).
     worker = spawn(process.execPath, [join(__dirname, '..', 'src', 'worker-main.js')], {
       env: { ...process.env, ...settings },
