@@ -389,6 +389,17 @@ describe('/v2/lists', () => {
     ).toEqual(['alpha.com', 'beta.de', 'delta.com', 'gamma.fr', 'shop.alpha.com']);
   });
 
+  /** Finalizes a one-credit list, then removes its full.zip once the list.files job has written it. */
+  const finalizeWithoutFullFile = async (apiKey: string, listId: string) => {
+    const done = await kit.call(`/v2/lists/${listId}`, apiKey, { method: 'POST', body: { spendCredits: 1 } });
+    expect(done.status).toBe(200);
+    const { files } = kit.service.running.services.lists;
+    for (let i = 0; i < 80 && !files.exists(listId, 'full.zip'); i++)
+      await new Promise((r) => setTimeout(r, 250));
+    rmSync(join(kit.dir, listId, 'full.zip'));
+    return done;
+  };
+
   it('full.zip is written by the list.files job after Ready; until then its download is 503 with Retry-After', async () => {
     const { apiKey } = await kit.service.createAccount({ plan: 'business', credits: 10 });
     const list = await kit.make(apiKey, { technologies: [{ slug: 'shopify' }] });
@@ -400,15 +411,8 @@ describe('/v2/lists', () => {
       kind: string;
     }[];
     expect(jobs.map((j) => j.kind)).toEqual(['list.files']);
-    const done = await kit.call(`/v2/lists/${list.id}`, apiKey, {
-      method: 'POST',
-      body: { spendCredits: 1 },
-    });
-    expect(done.status).toBe(200);
     // As if the job had not run yet: the link is given, the file answers 503 until it exists.
-    for (let i = 0; i < 80 && !lists.files.exists(list.id, 'full.zip'); i++)
-      await new Promise((r) => setTimeout(r, 250));
-    rmSync(join(kit.dir, list.id, 'full.zip'));
+    const done = await finalizeWithoutFullFile(apiKey, list.id);
     const early = await fetch(new URL(done.body.url, kit.service.url));
     expect(early.status).toBe(503);
     expect(early.headers.get('retry-after')).toBe('5');
@@ -424,15 +428,8 @@ describe('/v2/lists', () => {
     const { apiKey } = await kit.service.createAccount({ plan: 'business', credits: 10 });
     const list = await kit.make(apiKey, { technologies: [{ slug: 'shopify' }] });
     const { db, lists } = kit.service.running.services;
-    const done = await kit.call(`/v2/lists/${list.id}`, apiKey, {
-      method: 'POST',
-      body: { spendCredits: 1 },
-    });
-    expect(done.status).toBe(200);
-    for (let i = 0; i < 80 && !lists.files.exists(list.id, 'full.zip'); i++)
-      await new Promise((r) => setTimeout(r, 250));
     // The job died after its retries two minutes ago, and no file is on the disk.
-    rmSync(join(kit.dir, list.id, 'full.zip'));
+    const done = await finalizeWithoutFullFile(apiKey, list.id);
     const job = await db.manager.findOneByOrFail(JobEntity, { uniqueKey: `list-files:${list.id}` });
     job.status = 'dead';
     job.finishedAt = new Date(Date.now() - 120_000);
