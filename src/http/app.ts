@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { NextFunction, Request, Response } from 'express';
@@ -27,6 +28,10 @@ export async function createApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // No ETag computed by Express over every answer: it costs a SHA-1 of each body, metered lookups
+  // included, and would answer 304 to a request that was charged. Answers that can be revalidated
+  // set their own (the catalogue routes, the OpenAPI document).
+  app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(requestMetricsMiddleware(services, ROUTE_TABLE));
   app.use(metricsRouter(services));
@@ -50,7 +55,10 @@ export async function createApp(
       graphqlSchema: schema,
     }),
   );
+  const openApiTag = `"${createHash('sha256').update(openApiYaml).digest('base64url').slice(0, 27)}"`;
   app.get('/openapi/v2-public.yaml', (_req, res) => {
+    // res.send answers 304 when the request's If-None-Match names this tag.
+    res.setHeader('ETag', openApiTag);
     res.type('application/yaml').send(openApiYaml);
   });
 

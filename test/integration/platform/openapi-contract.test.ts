@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { ROUTE_TABLE } from '../../../src/rest-facade/route-table';
 import {
   expectMatchesContract,
@@ -24,6 +25,24 @@ describe('the OpenAPI contract', () => {
     const result = await validateOpenApiDocument(doc);
     expect(result.errors).toBeUndefined();
     expect(result).toMatchObject({ valid: true, version: '3.1' });
+  });
+
+  it('carries an ETag that revalidates to 304; metered answers carry none', async () => {
+    const first = await service.request('/openapi/v2-public.yaml');
+    const tag = first.headers.get('etag');
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    // node:http, not fetch: fetch adds Cache-Control: no-cache to a request with If-None-Match.
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      get(`${service.url}/openapi/v2-public.yaml`, { headers: { 'if-none-match': tag! } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject),
+    );
+    expect(status).toBe(304);
+    const { apiKey } = await service.createAccount({ credits: 5 });
+    const balance = await service.request('/v2/credits/balance/', { key: apiKey });
+    expect(balance.status).toBe(200);
+    expect(balance.headers.get('etag')).toBeNull();
   });
 
   it('fails validation for a broken document (the validator really checks)', async () => {
