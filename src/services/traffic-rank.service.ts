@@ -43,7 +43,7 @@ export class TrafficRankService {
     let changed = 0;
     for (;;) {
       const rows = (await this.db.query(
-        'SELECT id, hits, traffic_rank AS rank, rank_source AS source FROM sites ' +
+        'SELECT id, hits, traffic_rank AS stored_rank, rank_source AS source FROM sites ' +
           "WHERE (rank_source IS NULL OR rank_source = 'observed')" +
           (after ? ' AND (hits < ? OR (hits = ? AND id < ?))' : '') +
           ` ORDER BY hits DESC, id DESC LIMIT ${this.pageSize}`,
@@ -51,7 +51,7 @@ export class TrafficRankService {
       )) as {
         id: number | string;
         hits: number | string;
-        rank: number | string | null;
+        stored_rank: number | string | null;
         source: string | null;
       }[];
       if (rows.length === 0) break;
@@ -63,7 +63,8 @@ export class TrafficRankService {
           previousHits = hits;
         }
         position++;
-        if (row.rank !== null && Number(row.rank) === rank && row.source === 'observed') continue;
+        if (row.stored_rank !== null && Number(row.stored_rank) === rank && row.source === 'observed')
+          continue;
         const ids = byRank.get(rank) ?? [];
         ids.push(Number(row.id));
         byRank.set(rank, ids);
@@ -92,7 +93,7 @@ export class TrafficRankService {
       });
       // Background work: leave the write lock free as long as this held it. On SQLite another
       // process (an API answering requests) waits for the lock by polling, and transactions
-      // coming back to back can starve it past its busy timeout (seen at 300,000 re-ranked sites).
+      // coming back to back could keep it waiting past its busy timeout.
       await new Promise((resolve) => setTimeout(resolve, Math.min(50, performance.now() - started)));
     };
     for (const [value, ids] of byRank) {
