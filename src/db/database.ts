@@ -66,7 +66,7 @@ export class Database {
 
   async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.dialect === 'sqlite') {
-      const run = this.queue.then(() => this.runAgainOn(isStaleSnapshot, work));
+      const run = this.queue.then(() => this.runAgainOn(isSqliteContention, work, 8));
       this.queue = run.catch(() => undefined);
       return run;
     }
@@ -78,15 +78,18 @@ export class Database {
    * means "another transaction came first": a deadlock on MySQL, a stale snapshot on SQLite.
    */
   private async runAgainOn<T>(
-    retryable: (error: unknown) => boolean,
+    retryable: (error: unknown, elapsedMs: number) => boolean,
     work: (manager: EntityManager) => Promise<T>,
+    attempts = 4,
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
       try {
         return await this.runTranslated(work);
       } catch (error) {
-        if (attempt < 4 && retryable(error)) continue;
-        throw error;
+        if (attempt >= attempts || !retryable(error, performance.now() - started)) throw error;
+        // The other writer is still at work: give it a moment (10, 20, 40 … ms, at most 320).
+        if (this.dialect === 'sqlite') await sleep(Math.min(320, 10 * 2 ** (attempt - 1)));
       }
     }
   }
@@ -135,15 +138,21 @@ export function isDeadlock(error: unknown): boolean {
 }
 
 /**
- * SQLite in WAL mode with several processes on one file: a transaction that read first and then
- * writes fails at once with SQLITE_BUSY_SNAPSHOT when another process committed in between (its
- * snapshot is no longer the newest, so it may not write; TypeORM begins transactions DEFERRED).
- * Running it again from the start reads the new data, as a MySQL deadlock victim does.
+ * SQLite in WAL mode with several processes on one file. TypeORM begins transactions DEFERRED, so
+ * a transaction that read first and then writes fails without waiting: with SQLITE_BUSY_SNAPSHOT
+ * when another process committed in between (its snapshot is no longer the newest), and with
+ * SQLITE_BUSY when another process holds the write lock at that moment (SQLite does not call the
+ * busy handler for a read transaction asking to write, as that could deadlock). Running it again
+ * from the start, a moment later, reads the new data, as a MySQL deadlock victim does. A
+ * SQLITE_BUSY that came after the whole busy_timeout wait is not retried.
  */
-export function isStaleSnapshot(error: unknown): boolean {
+export function isSqliteContention(error: unknown, elapsedMs: number): boolean {
   const failed = error as { driverError?: { code?: string }; code?: string } | undefined;
-  return (failed?.driverError?.code ?? failed?.code) === 'SQLITE_BUSY_SNAPSHOT';
+  const code = failed?.driverError?.code ?? failed?.code;
+  return code === 'SQLITE_BUSY_SNAPSHOT' || (code === 'SQLITE_BUSY' && elapsedMs < 1000);
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export { dialectOf };
 

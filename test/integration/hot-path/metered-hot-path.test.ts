@@ -211,7 +211,8 @@ describe('the metered hot path', () => {
       ['key:revoke', '--api-key', apiKey],
       cleanEnv({ DATABASE_URL: service.running.services.config.DATABASE_URL, LOG_LEVEL: 'warn' }),
     );
-    expect((await cli.exited).code).toBe(0);
+    const exit = await cli.exited;
+    expect({ code: exit.code, stderr: cli.stderr(), stdout: cli.stdout() }).toMatchObject({ code: 0 });
     const refused = await lookup(service, apiKey);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toMatch(/revoked/);

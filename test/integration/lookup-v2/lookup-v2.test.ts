@@ -1,4 +1,5 @@
 import { creditHeaders, q } from '../analysis-api/analysis-test-kit';
+import { untilNotRateLimited } from '../../helpers/test-retry';
 import { ageSite, LookupKit, startLookupKit } from './lookup-v2-kit';
 
 /**
@@ -221,12 +222,15 @@ describe('GET /v2/lookup/', () => {
     });
 
     it('answers the same through GraphQL, with the sets as typed fields and confidence', async () => {
-      const res = await kit.service.graphql(
-        key,
-        `query($urls: [String!]!) { lookupV2(urls: $urls, sets: ["company", "security"]) {
+      // Waits out the plan's 10 lookups a second, like the REST calls of this file (getPatiently).
+      const res = await untilNotRateLimited(() =>
+        kit.service.graphql(
+          key,
+          `query($urls: [String!]!) { lookupV2(urls: $urls, sets: ["company", "security"]) {
           url state companyName certInfo { issuer } dns { spf dmarc } title
           technologies { slug confidence trafficRank categories { id slug name } } } }`,
-        { urls: [kit.companyUrl] },
+          { urls: [kit.companyUrl] },
+        ),
       );
       expect(res.body.errors).toBeUndefined();
       const [site] = res.body.data.lookupV2;

@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { Database } from '../../../src/db/database';
 import { AccountEntity } from '../../../src/entities/account.entity';
 import { openTestDatabase, OpenedTestDatabase } from '../jobs/job-test-kit';
@@ -5,7 +6,8 @@ import { openTestDatabase, OpenedTestDatabase } from '../jobs/job-test-kit';
 /**
  * Two processes on one SQLite file (two connections here, which is what two processes are to
  * SQLite): a transaction that reads, then writes after the other committed, fails with
- * SQLITE_BUSY_SNAPSHOT; Database.transaction runs it again from the start, so it reads the other's
+ * SQLITE_BUSY_SNAPSHOT, and one that starts writing while the other holds the write lock fails at
+ * once with SQLITE_BUSY; Database.transaction runs it again from the start, so it reads the other's
  * write and succeeds. MariaDB has row locks instead: the file runs on SQLite only.
  */
 const onSqlite = process.env.TEST_DATABASE_URL ? describe.skip : describe;
@@ -46,5 +48,27 @@ onSqlite('SQLite transactions across processes', () => {
     expect(seenByLastRun).toBe(1);
     const emails = (await first.db.manager.find(AccountEntity, { order: { id: 'ASC' } })).map((a) => a.email);
     expect(emails).toEqual(['other@example.com', 'mine-2@example.com']);
+  });
+
+  it('runs it again a moment later when another process holds the write lock as it starts writing', async () => {
+    // Another process in the middle of a write: it holds the lock for 150 ms.
+    const other = new BetterSqlite3(first.url.slice('sqlite:'.length));
+    let runs = 0;
+    try {
+      await first.db.transaction(async (m) => {
+        runs++;
+        await m.count(AccountEntity);
+        if (runs === 1) {
+          other.exec('BEGIN IMMEDIATE');
+          setTimeout(() => other.exec('COMMIT'), 150);
+        }
+        // A read transaction asking to write while another holds the lock gets SQLITE_BUSY at once.
+        await m.save(account(`locked-${runs}@example.com`));
+      });
+    } finally {
+      other.close();
+    }
+    expect(runs).toBeGreaterThan(1);
+    expect(await first.db.manager.countBy(AccountEntity, { email: `locked-${runs}@example.com` })).toBe(1);
   });
 });
