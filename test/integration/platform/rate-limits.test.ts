@@ -16,11 +16,15 @@ describe('rate limits per key and family', () => {
 
   it('answers 429 with Retry-After once a 5/s family is exceeded, and lets at most 5 through', async () => {
     const { apiKey } = await service.createAccount({ plan: 'small' });
+    const started = Date.now();
     const results = await burst(service, 20, '/v2/credits/balance/', apiKey);
+    const seconds = Math.ceil((Date.now() - started) / 1000);
     const ok = results.filter((r) => r.status === 200);
     const limited = results.filter((r) => r.status === 429);
     expect(ok.length + limited.length).toBe(20);
-    expect(ok.length).toBeLessThanOrEqual(5);
+    // 5 in any second: a burst answered within one second lets 5 through. On a loaded machine the
+    // twenty may be spread over more than a second, and the sliding window then rightly admits more.
+    expect(ok.length).toBeLessThanOrEqual(5 * seconds);
     expect(limited.length).toBeGreaterThanOrEqual(1);
     for (const res of limited) {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
