@@ -33,6 +33,7 @@ import type { ListRequest } from '../src/services/lead-list-request';
 import { startService } from '../src/service-runtime';
 import type { Database } from '../src/db/database';
 import type { Fingerprints } from '../src/detection';
+import { MALLOC_TUNING } from '../src/shared/malloc-tuning';
 import { describeBufferPool } from './mariadb-scratch';
 import { buildSyntheticIndex, type SyntheticIndex } from './synthetic-index';
 
@@ -80,13 +81,23 @@ async function main(): Promise<void> {
     // a deployment that filled its index over time would have it, before a second process opens it.
     if (db.dialect === 'sqlite') await db.query('PRAGMA wal_checkpoint(TRUNCATE)');
     // The worker starts once the index exists (its migrations are then long done).
+    // As `npm run worker` starts it: with the malloc settings of its script (the environment's own
+    // values first, as the script's ${VAR:-default} does) and WORKER_SQLITE_CACHE_MB.
+    const workerEnv: NodeJS.ProcessEnv = { ...MALLOC_TUNING, ...process.env, ...settings };
     worker = spawn(process.execPath, [join(__dirname, '..', 'src', 'worker-main.js')], {
-      env: { ...process.env, ...settings },
+      env: workerEnv,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const workerPid = worker.pid!;
     await new Promise((resolve) => setTimeout(resolve, 5000));
-    console.log(`worker process started: RSS ${workerMemory(workerPid)}`);
+    console.log(
+      `worker process started: RSS ${workerMemory(workerPid)} (` +
+        [
+          `WORKER_SQLITE_CACHE_MB=${loadConfig(workerEnv).WORKER_SQLITE_CACHE_MB}`,
+          ...Object.keys(MALLOC_TUNING).map((name) => `${name}=${workerEnv[name] ?? 'unset'}`),
+        ].join(' ') +
+        ')',
+    );
 
     // ---- lists through the service ----
     const { apiKey } = await services.accounts.createAccount({
@@ -96,11 +107,15 @@ async function main(): Promise<void> {
       credits: 10_000_000,
     });
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(running.url + path, {
-        method,
-        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const send = () =>
+        fetch(running.url + path, {
+          method,
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      // Once more on a reset: this process blocks its own event loop for seconds while it runs a
+      // calculation again (below), and a kept-alive connection may be closed by the server meanwhile.
+      const res = await send().catch(send);
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
     const ready = async (label: string, request: Record<string, unknown>) => {

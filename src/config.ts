@@ -72,6 +72,7 @@ const schema = z.object({
     }),
   KEY_CACHE_SECONDS: int(60, 0, 3600),
   SQLITE_CACHE_MB: int(64, 2, 4096),
+  WORKER_SQLITE_CACHE_MB: int(16, 2, 4096),
   HEADER_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes')

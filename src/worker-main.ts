@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
-import { Database, openOptions } from './db/database';
+import { Database, workerOpenOptions } from './db/database';
 import { StartupError } from './db/migrator';
 import { logger } from './logger';
 import { buildServices } from './services/services';
+import { mallocTuned } from './shared/malloc-tuning';
 import { connectSharedState } from './shared/shared-state';
 import { startWorker, warmDetectionEngine } from './workers/worker-runtime';
 
@@ -15,12 +16,17 @@ import { startWorker, warmDetectionEngine } from './workers/worker-runtime';
 async function main(): Promise<void> {
   const config = loadConfig();
   logger.level = config.LOG_LEVEL;
-  const db = await Database.open(config.DATABASE_URL, openOptions(config));
+  const db = await Database.open(config.DATABASE_URL, workerOpenOptions(config));
   const shared = connectSharedState(config);
   const services = await buildServices(config, db, shared.events, shared.redis);
   warmDetectionEngine(services);
   const worker = startWorker(services);
   logger.info('worker started');
+  if (process.platform === 'linux' && !mallocTuned())
+    logger.info(
+      'started without the malloc settings of npm run worker (MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_): ' +
+        'memory freed after large list files may not return to the system (README, Lead lists)',
+    );
 
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {

@@ -59,10 +59,13 @@ export class LeadListCalculator {
     // Technologies in groups of TECHS_PER_STATEMENT: each statement is its own short transaction
     // (on SQLite one write), so crawls writing to the index wait for one group at most.
     for (let i = 0; i < techs.length; i += TECHS_PER_STATEMENT) {
-      await this.write(this.insertFor(listId, techs.slice(i, i + TECHS_PER_STATEMENT), request, from, to));
+      await this.write(
+        listId,
+        this.insertFor(listId, techs.slice(i, i + TECHS_PER_STATEMENT), request, from, to),
+      );
     }
     if (merge) {
-      await this.write(this.mergeInsert(listId, request));
+      await this.write(listId, this.mergeInsert(listId, request));
       await this.db.query('DELETE FROM lead_list_candidates WHERE list_id = ?', [listId]);
     }
     return this.counts(listId, request);
@@ -72,12 +75,27 @@ export class LeadListCalculator {
    * One INSERT … SELECT in its own transaction. On MariaDB at READ COMMITTED: the SELECT is a
    * consistent read that locks no row of site_technologies or sites (at REPEATABLE READ InnoDB
    * would share-lock every row it reads, holding up crawls writing to the index meanwhile).
+   *
+   * Also on MariaDB, the list's row is share-locked once and the foreign key of lead_list_sites is
+   * not checked row by row: InnoDB's check looks the list up and share-locks it again for every row
+   * inserted, 2.3 of the 9.6 s that 1.5 million rows of a category list took (1M-site bench). The
+   * lock held to the commit keeps what the check guaranteed: the list cannot be removed meanwhile
+   * (its removal waits, then cascades to these rows), and a list already gone gets no rows.
    */
-  private async write(sql: Sql): Promise<void> {
+  private async write(listId: string, sql: Sql): Promise<void> {
     if (this.db.dialect === 'mysql')
-      await this.db.dataSource.transaction('READ COMMITTED', (m: EntityManager) =>
-        m.query(sql.text, sql.params),
-      );
+      await this.db.dataSource.transaction('READ COMMITTED', async (m: EntityManager) => {
+        const held = (await m.query('SELECT id FROM lead_lists WHERE id = ? LOCK IN SHARE MODE', [
+          listId,
+        ])) as unknown[];
+        if (held.length === 0) throw new Error(`list ${listId} was removed during its calculation`);
+        await m.query('SET SESSION foreign_key_checks = 0');
+        try {
+          await m.query(sql.text, sql.params);
+        } finally {
+          await m.query('SET SESSION foreign_key_checks = 1');
+        }
+      });
     else await this.db.transaction((m: EntityManager) => m.query(sql.text, sql.params));
   }
 

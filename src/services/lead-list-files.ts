@@ -203,7 +203,8 @@ export class LeadListFiles {
       this.pathOf(listId, file),
       slugs.map((slug) => ({
         name: `${slug}.${request.format}`,
-        stream: () => Readable.from(this.entry(listId, slug, request, limit)),
+        // One page read ahead, not Readable.from's 16: each page is a buffer of 100-300 KB.
+        stream: () => Readable.from(this.entry(listId, slug, request, limit), { highWaterMark: 1 }),
       })),
     );
   }

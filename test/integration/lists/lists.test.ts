@@ -586,6 +586,21 @@ describe('/v2/lists', () => {
     expect((await kit.call(`/v2/lists/${list.id}`, key, { method: 'DELETE' })).status).toBe(404);
   });
 
+  it('a calculation whose list row is gone writes no rows', async () => {
+    const list = await kit.make(key, { technologies: [{ slug: 'shopify' }] });
+    const { db, lists } = kit.service.running.services;
+    const [{ request }] = (await db.query('SELECT request FROM lead_lists WHERE id = ?', [list.id])) as {
+      request: string;
+    }[];
+    const gone = 'lst_000000000000000000000000';
+    // MariaDB: the list row is share-locked once instead of checked by the foreign key per row.
+    await expect(lists.calculator.calculate(gone, JSON.parse(request), new Date())).rejects.toThrow();
+    const [{ n }] = (await db.query('SELECT COUNT(*) AS n FROM lead_list_sites WHERE list_id = ?', [
+      gone,
+    ])) as { n: number | string }[];
+    expect(Number(n)).toBe(0);
+  });
+
   it('plan: lists need the Business plan; usage stays available', async () => {
     const { apiKey: small } = await kit.service.createAccount({ plan: 'large', credits: 100 });
     const res = await kit.call('/v2/lists', small, {
