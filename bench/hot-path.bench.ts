@@ -34,6 +34,7 @@ import { BenchProcess, freePort, spawnScript, waitUntilUp } from './hot-path/pro
 import { summariseProfiles } from './hot-path/profile-summary';
 import { seedHotPath, HotPathSeed } from './hot-path/seed';
 import { withMariaDbDatabase } from './mariadb-scratch';
+import { MALLOC_TUNING } from '../src/shared/malloc-tuning';
 
 const SECONDS = Math.max(2, Number(process.env.HOT_PATH_SECONDS ?? 10));
 const WARM_UP_SECONDS = 3;
@@ -211,6 +212,8 @@ async function startApi(
       EMBEDDED_WORKER: 'false',
       TRAFFIC_RANK_REFRESH_MINUTES: '0',
       RECRAWL_AFTER_DAYS: '0',
+      // As `npm start` starts it.
+      ...MALLOC_TUNING,
       ...extra,
     },
     nodeOptions,

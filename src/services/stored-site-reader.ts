@@ -8,6 +8,18 @@ import { EnrichmentFields, flattenSets } from './enrichment-fields';
 import { eventsOf, parseList, SiteIndexService } from './site-index.service';
 import { siteKeyOf } from './site-key';
 
+/** Sites whose current technologies are kept in memory (see StoredSiteReader.technologies). */
+const TECHNOLOGY_CACHE_SITES = 10_000;
+
+/** A site's current technology as stored (site_technologies), before the window and the form. */
+interface StoredTechnology {
+  slug: string;
+  name: string;
+  versions: string[];
+  confidence: number;
+  confirmedAt: Date;
+}
+
 /** The Technology object of Lookup v2 (and GraphQL's richer form: confidence stays on GraphQL). */
 export interface LookupTechnology {
   slug: string;
@@ -52,6 +64,8 @@ export interface ReadOptions {
  */
 export class StoredSiteReader {
   private readonly sql: RawSql;
+  /** Site id → its current technologies and the version of the site row they were read at. */
+  private readonly current = new Map<number, { version: string; technologies: StoredTechnology[] }>();
 
   constructor(
     private readonly db: Database,
@@ -76,21 +90,56 @@ export class StoredSiteReader {
     return at >= from.getTime() && at <= to.getTime();
   }
 
+  /**
+   * The site's technologies confirmed inside the window, by confidence. The site's current
+   * technologies are kept in memory (TECHNOLOGY_CACHE_SITES sites, least recently used out) and
+   * used while the site row read for this request says nothing was recorded since: every recorded
+   * analysis raises its page views and last analysis time in the transaction that writes the
+   * technologies, in any process (Lookup v1's history cache rests on the same rule). The window
+   * and the confidence are applied to them here, so one read serves every window.
+   */
   async technologies(site: SiteEntity, options: ReadOptions): Promise<LookupTechnology[]> {
     const { from, to } = windowBounds(options.window, options.now);
-    // The request every stored Lookup v2 makes: a prepared statement, not the query builder.
-    const rows = (
-      await this.sql.all<Record<string, unknown>>(
-        'SELECT slug, name, versions, confidence, confirmed_at FROM site_technologies ' +
-          'WHERE site_id = ? AND confirmed_at BETWEEN ? AND ? ORDER BY confidence DESC, slug ASC',
-        [site.id, from, to],
+    const start = from.getTime();
+    const end = to.getTime();
+    return (await this.currentTechnologies(site))
+      .filter(
+        (row) =>
+          row.confidence >= options.minConfidence &&
+          row.confirmedAt.getTime() >= start &&
+          row.confirmedAt.getTime() <= end,
       )
-    ).map((row) => hydrate(this.db, SiteTechnologyEntity, row));
-    return rows
-      .filter((row) => row.confidence >= options.minConfidence)
-      .map((row) =>
-        this.technology(site, row.slug, row.name, parseList(row.versions), row.confidence, row.confirmedAt),
+      .map((row) => this.technology(site, row.slug, row.name, row.versions, row.confidence, row.confirmedAt));
+  }
+
+  private async currentTechnologies(site: SiteEntity): Promise<StoredTechnology[]> {
+    const version = `${site.hits} ${site.lastAnalyzedAt.getTime()}`;
+    let entry = this.current.get(site.id);
+    if (entry?.version !== version) {
+      // The request every stored Lookup v2 makes on a miss: a prepared statement, not the query builder.
+      const rows = await this.sql.all<Record<string, unknown>>(
+        'SELECT slug, name, versions, confidence, confirmed_at FROM site_technologies ' +
+          'WHERE site_id = ? ORDER BY confidence DESC, slug ASC',
+        [site.id],
       );
+      entry = {
+        version,
+        technologies: rows
+          .map((row) => hydrate(this.db, SiteTechnologyEntity, row))
+          .map((row) => ({
+            slug: row.slug,
+            name: row.name,
+            versions: parseList(row.versions),
+            confidence: row.confidence,
+            confirmedAt: row.confirmedAt,
+          })),
+      };
+    }
+    // Re-inserted: the map's order is the order of last use, oldest first (evicted first).
+    this.current.delete(site.id);
+    if (this.current.size >= TECHNOLOGY_CACHE_SITES) this.current.delete(this.current.keys().next().value!);
+    this.current.set(site.id, entry);
+    return entry.technologies;
   }
 
   /** The site's months inside the window, oldest first; a month's confirmedAt is its last moment (or the last confirmation, if earlier). */

@@ -32,9 +32,9 @@ plans:
 
 const SITE = 'https://www.stored-shop.example/';
 
-async function storeSite(service: TestService, url = SITE): Promise<void> {
+async function storeSite(service: TestService, url = SITE, count = 15): Promise<void> {
   const catalogue = service.running.services.engine.fingerprints.technologies;
-  const technologies: DetectedTechnology[] = catalogue.slice(0, 15).map((tech) => ({
+  const technologies: DetectedTechnology[] = catalogue.slice(0, count).map((tech) => ({
     name: tech.name,
     slug: tech.slug,
     categories: tech.categories.map(({ id, slug, name, priority }) => ({ id, slug, name, priority })),
@@ -200,6 +200,33 @@ describe('the metered hot path', () => {
     await storeSite(service, url);
     const after = await lookup(service, apiKey, url);
     expect(after.body[after.body.length - 1].applications[0].hits).toBe(2);
+  });
+
+  it('answers a re-analysed site on /v2/lookup/ with its new technologies at once (the cached ones are checked against the site)', async () => {
+    const url = 'https://www.growing-shop.example/';
+    await storeSite(service, url, 3);
+    const { apiKey } = await service.createAccount({ plan: 'large', credits: 100 });
+    const v2 = () => service.request(`/v2/lookup/?urls=${encodeURIComponent(url)}`, { key: apiKey });
+    const before = await v2();
+    expect(before.status).toBe(200);
+    const slugs = (res: typeof before) =>
+      (res.body[0].technologies as { slug: string }[]).map((t) => t.slug).sort();
+    const catalogue = service.running.services.engine.fingerprints.technologies;
+    expect(slugs(before)).toEqual(
+      catalogue
+        .slice(0, 3)
+        .map((t) => t.slug)
+        .sort(),
+    );
+    // Asked again unchanged: the same answer (from memory).
+    expect(slugs(await v2())).toEqual(slugs(before));
+    await storeSite(service, url, 5);
+    expect(slugs(await v2())).toEqual(
+      catalogue
+        .slice(0, 5)
+        .map((t) => t.slug)
+        .sort(),
+    );
   });
 
   it('refuses a key revoked by another process (the admin CLI) at once, although this process has it cached', async () => {
