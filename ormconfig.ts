@@ -12,9 +12,23 @@ export function dialectOf(databaseUrl: string): Dialect {
 }
 
 /**
+ * The mysql2 connection of a `mysql://` (or `mariadb://`) URL. `?socket=/path/to/mysqld.sock`
+ * connects through the server's Unix socket instead of TCP (host and port are then ignored): with
+ * the server on the same host, each statement's round trip then skips the loopback TCP stack, which
+ * a CPU profile of stored lookups on MariaDB put at a fifth of the API process's time (the socket
+ * writes, where the kernel also delivers each packet to the server).
+ */
+export function mysqlConnectionOf(databaseUrl: string): { url: string; socketPath?: string } {
+  const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
+  const socket = url.searchParams.get('socket');
+  url.search = '';
+  return socket ? { url: url.toString(), socketPath: socket } : { url: url.toString() };
+}
+
+/**
  * Builds the TypeORM DataSource from DATABASE_URL: `sqlite:PATH` (better-sqlite3, the embedded
- * default) or `mysql://user:pass@host:port/db` (mysql2; MySQL 8 / MariaDB 10.6+). The schema comes
- * only from migrations; `synchronize` stays off.
+ * default) or `mysql://user:pass@host:port/db[?socket=PATH]` (mysql2; MySQL 8 / MariaDB 10.6+). The
+ * schema comes only from migrations; `synchronize` stays off.
  */
 export function createDataSource(databaseUrl: string): DataSource {
   if (dialectOf(databaseUrl) === 'sqlite') {
@@ -38,7 +52,7 @@ export function createDataSource(databaseUrl: string): DataSource {
   }
   return new DataSource({
     type: 'mysql',
-    url: databaseUrl.replace(/^mariadb:/, 'mysql:'),
+    ...mysqlConnectionOf(databaseUrl),
     entities: ENTITIES,
     migrations: MIGRATIONS,
     synchronize: false,
