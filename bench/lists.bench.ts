@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       // Once more on a reset: this process blocks its own event loop for seconds while it runs a
       // calculation again (below), and a kept-alive connection may be closed by the server meanwhile.
       const res = await send().catch(send);
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
+      return { status: res.status, body: (await res.json()) as ListAnswer };
     };
     const ready = async (label: string, request: Record<string, unknown>) => {
       resetPeak(workerPid);
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
         console.log(
           `${label}: ${got.body.status} in ${total} s (the SQL calculation alone: ${seconds(again)} s; ` +
             `full.zip written ${full} s after Ready) — ` +
-            `${Object.keys(got.body.rows).length} technologies, ${rows} rows, ${got.body.websites} websites; ` +
+            `${Object.keys(got.body.rows as Record<string, number>).length} technologies, ${rows} rows, ${got.body.websites} websites; ` +
             `worker RSS during this list: ${workerMemory(workerPid)}`,
         );
         return got.body;
@@ -193,6 +193,17 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     console.log(`load average at end: ${load()}`);
   }
+}
+
+/** The fields of the lists API's answers (and of an error answer) that the bench reads. */
+interface ListAnswer {
+  id?: string;
+  status?: string;
+  rows?: Record<string, number>;
+  websites?: number;
+  totalCredits?: number;
+  url?: string;
+  message?: string;
 }
 
 /**
