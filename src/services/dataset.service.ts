@@ -217,6 +217,9 @@ export class DatasetService {
     also?: (m: EntityManager) => Promise<void>,
   ): Promise<void> {
     const next = { ...order, ...changes, status: to, changedAt: new Date() } as DatasetOrderEntity;
+    // One view for the callback, the invoice and the event: each view signs a fresh download link,
+    // and two taken a second apart would carry different links (expiry and signature).
+    const view = this.view(next);
     const moved = await this.db.transaction(async (m) => {
       const result = await m
         .createQueryBuilder()
@@ -230,12 +233,12 @@ export class DatasetService {
         accountId: order.accountId,
         url: order.callbackUrl,
         event: `dataset.${to}`,
-        payload: this.view(next),
+        payload: view,
       });
-      if (to === 'complete') await this.mail(m, next, 'invoice');
+      if (to === 'complete') await this.mail(m, next, 'invoice', undefined, view);
       return true;
     });
-    if (moved) this.publish(next);
+    if (moved) this.publish(next, view);
   }
 
   private async mail(
@@ -243,17 +246,18 @@ export class DatasetService {
     order: DatasetOrderEntity,
     kind: DatasetMailKind,
     chargeId?: string,
+    view: DatasetOrderView = this.view(order),
   ): Promise<void> {
     const account = await m.findOne(AccountEntity, { where: { id: order.accountId } });
     if (!account) return;
-    const mail: Mail = datasetMail(kind, account.email, this.view(order), chargeId);
+    const mail: Mail = datasetMail(kind, account.email, view, chargeId);
     await this.queue.enqueue(m, JobKinds.emailSend, mail, { uniqueKey: `mail:${kind}:${order.orderRef}` });
   }
 
-  private publish(order: DatasetOrderEntity): void {
+  private publish(order: DatasetOrderEntity, view: DatasetOrderView = this.view(order)): void {
     this.events.publish(TOPICS.datasetOrderChanged, {
       accountId: order.accountId,
-      order: this.view(order),
+      order: view,
     } satisfies DatasetOrderChangedEvent);
   }
 
