@@ -15,6 +15,7 @@ import {
   SiteTechnologyEntity,
 } from '../entities';
 import { registrableDomainOf, SiteKey, siteKeyOf } from './site-key';
+import { VersionedCache } from './versioned-cache';
 import { setsMaskOf } from './site-sets';
 import { versionKeyOf } from './version-key';
 
@@ -80,8 +81,8 @@ const LOOKUP_CACHE_SITES = 10_000;
  */
 export class SiteIndexService {
   private readonly sql: RawSql;
-  /** Assembled Lookup v1 histories by host name, least recently used first (see lookup). */
-  private readonly histories = new Map<string, { version: string; months: LookupMonth[] }>();
+  /** Assembled Lookup v1 histories by host name (see lookup). */
+  private readonly histories = new VersionedCache<string, LookupMonth[]>(LOOKUP_CACHE_SITES);
 
   constructor(private readonly db: Database) {
     this.sql = rawSqlOf(db);
@@ -241,16 +242,9 @@ export class SiteIndexService {
       new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (LOOKUP_MONTHS - 1), 1)),
     );
     const version = `${site.id} ${site.hits} ${String(site.last_analyzed_at)} ${from}`;
-    let history = this.histories.get(hostname);
-    if (history?.version !== version) {
-      history = { version, months: await this.readHistory(Number(site.id), from) };
-    }
-    // Re-inserted: the map's order is the order of last use, oldest first (evicted first).
-    this.histories.delete(hostname);
-    if (this.histories.size >= LOOKUP_CACHE_SITES) this.histories.delete(this.histories.keys().next().value!);
-    this.histories.set(hostname, history);
-    if (history.months.length === 0) return null;
-    return history.months.map((month) => ({
+    const months = await this.histories.get(hostname, version, () => this.readHistory(Number(site.id), from));
+    if (months.length === 0) return null;
+    return months.map((month) => ({
       ...month,
       applications: month.applications.filter((a) => a.confidence >= options.minConfidence),
     }));

@@ -7,6 +7,7 @@ import { SiteEntity, SiteMonthTechnologyEntity, SiteTechnologyEntity } from '../
 import { EnrichmentFields, flattenSets } from './enrichment-fields';
 import { eventsOf, parseList, SiteIndexService } from './site-index.service';
 import { siteKeyOf } from './site-key';
+import { VersionedCache } from './versioned-cache';
 
 /** Sites whose current technologies are kept in memory (see StoredSiteReader.technologies). */
 const TECHNOLOGY_CACHE_SITES = 10_000;
@@ -64,8 +65,8 @@ export interface ReadOptions {
  */
 export class StoredSiteReader {
   private readonly sql: RawSql;
-  /** Site id → its current technologies and the version of the site row they were read at. */
-  private readonly current = new Map<number, { version: string; technologies: StoredTechnology[] }>();
+  /** Site id → its current technologies, under the version of the site row they were read at. */
+  private readonly current = new VersionedCache<number, StoredTechnology[]>(TECHNOLOGY_CACHE_SITES);
 
   constructor(
     private readonly db: Database,
@@ -112,34 +113,25 @@ export class StoredSiteReader {
       .map((row) => this.technology(site, row.slug, row.name, row.versions, row.confidence, row.confirmedAt));
   }
 
-  private async currentTechnologies(site: SiteEntity): Promise<StoredTechnology[]> {
-    const version = `${site.hits} ${site.lastAnalyzedAt.getTime()}`;
-    let entry = this.current.get(site.id);
-    if (entry?.version !== version) {
+  private currentTechnologies(site: SiteEntity): Promise<StoredTechnology[]> {
+    return this.current.get(site.id, `${site.hits} ${site.lastAnalyzedAt.getTime()}`, async () =>
       // The request every stored Lookup v2 makes on a miss: a prepared statement, not the query builder.
-      const rows = await this.sql.all<Record<string, unknown>>(
-        'SELECT slug, name, versions, confidence, confirmed_at FROM site_technologies ' +
-          'WHERE site_id = ? ORDER BY confidence DESC, slug ASC',
-        [site.id],
-      );
-      entry = {
-        version,
-        technologies: rows
-          .map((row) => hydrate(this.db, SiteTechnologyEntity, row))
-          .map((row) => ({
-            slug: row.slug,
-            name: row.name,
-            versions: parseList(row.versions),
-            confidence: row.confidence,
-            confirmedAt: row.confirmedAt,
-          })),
-      };
-    }
-    // Re-inserted: the map's order is the order of last use, oldest first (evicted first).
-    this.current.delete(site.id);
-    if (this.current.size >= TECHNOLOGY_CACHE_SITES) this.current.delete(this.current.keys().next().value!);
-    this.current.set(site.id, entry);
-    return entry.technologies;
+      (
+        await this.sql.all<Record<string, unknown>>(
+          'SELECT slug, name, versions, confidence, confirmed_at FROM site_technologies ' +
+            'WHERE site_id = ? ORDER BY confidence DESC, slug ASC',
+          [site.id],
+        )
+      )
+        .map((row) => hydrate(this.db, SiteTechnologyEntity, row))
+        .map((row) => ({
+          slug: row.slug,
+          name: row.name,
+          versions: parseList(row.versions),
+          confidence: row.confidence,
+          confirmedAt: row.confirmedAt,
+        })),
+    );
   }
 
   /** The site's months inside the window, oldest first; a month's confirmedAt is its last moment (or the last confirmation, if earlier). */
