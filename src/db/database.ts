@@ -66,30 +66,27 @@ export class Database {
 
   async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.dialect === 'sqlite') {
-      const run = this.queue.then(() => this.runAgainOn(isSqliteContention, work, 8));
+      const run = this.queue.then(() => this.runAgainOn(SQLITE_CONTENTION_RETRY, work));
       this.queue = run.catch(() => undefined);
       return run;
     }
-    return this.runAgainOn(isDeadlock, work);
+    return this.runAgainOn(DEADLOCK_RETRY, work);
   }
 
   /**
-   * Runs a transaction, and again (up to four times in all) when it failed in a way that only
-   * means "another transaction came first": a deadlock on MySQL, a stale snapshot on SQLite.
+   * Runs a transaction, and again (up to the policy's attempts in all) when it failed in a way
+   * that only means "another transaction came first": a deadlock on MySQL, contention with
+   * another process on SQLite (see isSqliteContention).
    */
-  private async runAgainOn<T>(
-    retryable: (error: unknown, elapsedMs: number) => boolean,
-    work: (manager: EntityManager) => Promise<T>,
-    attempts = 4,
-  ): Promise<T> {
+  private async runAgainOn<T>(policy: RetryPolicy, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       try {
         return await this.runTranslated(work);
       } catch (error) {
-        if (attempt >= attempts || !retryable(error, performance.now() - started)) throw error;
-        // The other writer is still at work: give it a moment (10, 20, 40 … ms, at most 320).
-        if (this.dialect === 'sqlite') await sleep(Math.min(320, 10 * 2 ** (attempt - 1)));
+        if (attempt >= policy.attempts || !policy.retryable(error, performance.now() - started)) throw error;
+        const pause = policy.pauseMs?.(attempt) ?? 0;
+        if (pause > 0) await sleep(pause);
       }
     }
   }
@@ -153,6 +150,23 @@ export function isSqliteContention(error: unknown, elapsedMs: number): boolean {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** When a failed transaction runs again: which errors, how many attempts in all, how long between. */
+interface RetryPolicy {
+  retryable: (error: unknown, elapsedMs: number) => boolean;
+  attempts: number;
+  pauseMs?: (attempt: number) => number;
+}
+
+/** A deadlock victim runs again at once: the winner has committed or rolled back by then. */
+const DEADLOCK_RETRY: RetryPolicy = { retryable: isDeadlock, attempts: 4 };
+
+/** The other SQLite writer may still be at work: a moment's pause first (10, 20, 40 … ms, at most 320). */
+const SQLITE_CONTENTION_RETRY: RetryPolicy = {
+  retryable: isSqliteContention,
+  attempts: 8,
+  pauseMs: (attempt) => Math.min(320, 10 * 2 ** (attempt - 1)),
+};
 
 export { dialectOf };
 
