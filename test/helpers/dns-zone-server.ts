@@ -148,6 +148,9 @@ export async function startDnsZoneServer(
 
   for (let attempt = 1; ; attempt++) {
     const server = dns2.createServer({ udp: true, tcp: true, handle });
+    // dns2 re-emits its TCP and UDP servers' errors on itself; without a listener an EADDRINUSE
+    // while binding would be thrown as an uncaught exception instead of reaching the retry below.
+    server.on('error', () => undefined);
     try {
       const port = await listenOnSharedPort(server);
       return {
