@@ -78,9 +78,7 @@ export class StoredSiteReader {
 
   /** The site of a URL (its host name without www.), or null when the index does not know it. */
   async site(url: string): Promise<SiteEntity | null> {
-    const [row] = await this.sql.all<Record<string, unknown>>('SELECT * FROM sites WHERE hostname = ?', [
-      siteKeyOf(url).hostname,
-    ]);
+    const row = await this.index.siteRows.load(siteKeyOf(url).hostname);
     return row ? hydrate(this.db, SiteEntity, row) : null;
   }
 
