@@ -30,6 +30,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cpuSecondsOf, localMariaDbPid } from './hot-path/cpu-time';
 import { BenchProcess, freePort, spawnScript, waitUntilUp } from './hot-path/processes';
 import { summariseProfiles } from './hot-path/profile-summary';
 import { seedHotPath, HotPathSeed } from './hot-path/seed';
@@ -103,12 +104,14 @@ async function measureDatabase(
   console.log(`\n--- ${name} ---`);
   const seed = await seedHotPath(databaseUrl, SITES, PLANS_FILE);
   const first = await startApi(databaseUrl);
+  const watched: Watched[] = [{ name: 'API process', pid: first.process.child.pid }];
+  if (name === 'mariadb') watched.push({ name: 'MariaDB server', pid: localMariaDbPid() });
   try {
-    const v1 = await measure(first.url, lookupV1Requests(seed));
+    const v1 = await measure(first.url, lookupV1Requests(seed), watched);
     console.log(`stored GET /lookup/v1/: ${v1.line}`);
-    const v2 = await measure(first.url, lookupV2Requests(seed));
+    const v2 = await measure(first.url, lookupV2Requests(seed), watched);
     console.log(`stored GET /v2/lookup/: ${v2.line}`);
-    const graphql = await measure(first.url, graphqlRequests(seed));
+    const graphql = await measure(first.url, graphqlRequests(seed), watched);
     console.log(`the same Lookup v1 operation POSTed to /graphql: ${graphql.line}`);
     console.log(
       `REST facade over GraphQL: ${fmt((graphql.rate / v1.rate - 1) * 100, 1)}% more CPU per request ` +
@@ -232,7 +235,9 @@ async function measureCeiling(dir: string): Promise<Figures> {
   );
   try {
     await waitUntilUp(`http://127.0.0.1:${port}/healthz`, child);
-    return await measure(`http://127.0.0.1:${port}`, () => ({ method: 'GET', path: '/lookup/v1/' }));
+    return await measure(`http://127.0.0.1:${port}`, () => ({ method: 'GET', path: '/lookup/v1/' }), [
+      { name: 'ceiling process', pid: child.child.pid },
+    ]);
   } finally {
     await child.stop();
   }
@@ -281,10 +286,25 @@ function cycle(seed: HotPathSeed, request: (site: string) => autocannon.Request)
   };
 }
 
-async function measure(url: string, next: NextRequest): Promise<Figures> {
+/** A process whose CPU time per request is printed beside a figure. */
+interface Watched {
+  name: string;
+  pid: number | undefined;
+}
+
+async function measure(url: string, next: NextRequest, watched: Watched[] = []): Promise<Figures> {
   await run(url, next, WARM_UP_SECONDS, CONNECTIONS);
+  const before = watched.map((w) => cpuSecondsOf(w.pid));
   const result = await run(url, next, SECONDS, CONNECTIONS);
-  return figuresOf(result);
+  const figures = figuresOf(result);
+  const spent = watched.flatMap((w, i) => {
+    const after = cpuSecondsOf(w.pid);
+    const start = before[i];
+    if (after === null || start === null) return [];
+    return [`${w.name} ${fmt(((after - start) / completed(result)) * 1e6)} µs`];
+  });
+  if (spent.length > 0) figures.line += `; CPU per request: ${spent.join(', ')}`;
+  return figures;
 }
 
 /** Both processes loaded at once, half the connections each: the summed rate. */
