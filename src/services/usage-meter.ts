@@ -28,6 +28,9 @@ interface Pending extends Settlement {
 /** Most settlements one transaction takes; more wait for the next. */
 const MAX_BATCH = 500;
 
+/** The quick count did not fit every account (see countIfAllFit): the batch is written again, exactly. */
+class CountersMissed extends Error {}
+
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /**
@@ -46,8 +49,9 @@ function padded<T>(list: T[]): T[] {
  * lookup used to cost two transactions of its own (13 statements, each account's requests queued on
  * the same two rows, an fsync each on MariaDB); now a batch of N requests of any number of accounts
  * costs a handful of statements: a locking read of the balances that also names the batch's revoked
- * keys, a locking read and an UPDATE of the quota counters, an UPDATE of the balances and one INSERT
- * of the ledger rows (7 round trips on MariaDB with BEGIN and COMMIT, whatever the batch holds).
+ * keys, an UPDATE of the quota counters (made only if every account's requests fit: see count), an
+ * UPDATE of the balances and one INSERT of the ledger rows: 6 round trips on MariaDB with BEGIN and
+ * COMMIT, whatever the batch holds.
  *
  * Nothing is buffered past its transaction, so every guarantee stays exact:
  * - the quota: the counter is raised by the whole batch only while it stays within the limit;
@@ -100,7 +104,12 @@ export class UsageMeter {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MAX_BATCH);
       try {
-        await this.sql.transaction((session) => this.write(session, batch));
+        await this.sql
+          .transaction((session) => this.write(session, batch, false))
+          .catch((error: unknown) => {
+            if (!(error instanceof CountersMissed)) throw error;
+            return this.sql.transaction((session) => this.write(session, batch, true));
+          });
       } catch (error) {
         for (const item of batch) item.reject(error);
         continue;
@@ -120,7 +129,7 @@ export class UsageMeter {
     this.flushing = false;
   }
 
-  private async write(session: SqlSession, batch: Pending[]): Promise<void> {
+  private async write(session: SqlSession, batch: Pending[], exact: boolean): Promise<void> {
     for (const item of batch) {
       item.failed = undefined;
       item.balanceAfter = undefined;
@@ -137,7 +146,7 @@ export class UsageMeter {
     // processes cannot deadlock.
     const groups = [...accounts].sort(([a], [b]) => a - b);
     const balances = await this.lockAccounts(session, groups, batch);
-    await this.count(session, groups);
+    await this.count(session, groups, exact);
     await this.charge(session, groups, balances);
   }
 
@@ -183,11 +192,13 @@ export class UsageMeter {
 
   /**
    * Counts the batch's counted requests toward their accounts' quotas, all accounts of a period at
-   * once: one locking read of their counters, one UPDATE (a CASE per account), plus an INSERT for
-   * a counter the period has not seen yet. An account's requests are all counted when they fit,
-   * else exactly those that still fit, in arrival order, and the rest refused.
+   * once. First (`exact` false) with one UPDATE that counts them only if every account's requests
+   * fit (countIfAllFit); when they do not, the batch is rolled back and written again with `exact`:
+   * one locking read of the counters, one UPDATE (a CASE per account), plus an INSERT for a counter
+   * the period has not seen yet. An account's requests are all counted when they fit, else exactly
+   * those that still fit, in arrival order, and the rest refused.
    */
-  private async count(session: SqlSession, groups: [number, Pending[]][]): Promise<void> {
+  private async count(session: SqlSession, groups: [number, Pending[]][], exact: boolean): Promise<void> {
     const periods = new Map<string, { accountId: number; limit: QuotaLimit; counted: Pending[] }[]>();
     for (const [accountId, items] of groups) {
       const counted = items.filter((item) => item.count && item.failed === undefined);
@@ -199,6 +210,10 @@ export class UsageMeter {
       periods.set(period, entries);
     }
     for (const [period, entries] of periods) {
+      if (!exact) {
+        if (await this.countIfAllFit(session, period, entries)) continue;
+        throw new CountersMissed();
+      }
       const ids = padded(entries.map((entry) => entry.accountId));
       const read = () =>
         session.all<{ account_id: number; count: number }>(
@@ -236,6 +251,32 @@ export class UsageMeter {
         [...cases.flat(), period, ...cases.map(([id]) => id)],
       );
     }
+  }
+
+  /**
+   * The usual case in one statement instead of a locking read and an UPDATE: every account's
+   * requests fit under its limit, so its counter is raised where it is at most its limit minus its
+   * requests. Whether every account's counter was raised is what the changed rows say; when not
+   * (a period's first request, a quota running out), the caller rolls the whole batch back and
+   * counts it again exactly (CountersMissed).
+   */
+  private async countIfAllFit(
+    session: SqlSession,
+    period: string,
+    entries: { accountId: number; limit: QuotaLimit; counted: Pending[] }[],
+  ): Promise<boolean> {
+    const cases = padded(entries.map(({ accountId, counted }) => [accountId, counted.length] as const));
+    const ceilings = padded(
+      entries.map(({ accountId, limit, counted }) => [accountId, limit.limit - counted.length]),
+    );
+    const when = (n: number) => Array.from({ length: n }, () => 'WHEN ? THEN ?').join(' ');
+    const changed = await session.run(
+      `UPDATE usage_counters SET count = count + CASE account_id ${when(cases.length)} END ` +
+        `WHERE period = ? AND account_id IN (${marks(cases.length)}) ` +
+        `AND count <= CASE account_id ${when(ceilings.length)} END`,
+      [...cases.flat(), period, ...cases.map(([id]) => id), ...ceilings.flat()],
+    );
+    return changed === entries.length;
   }
 
   /**
