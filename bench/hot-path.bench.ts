@@ -39,10 +39,10 @@ import { MALLOC_TUNING } from '../src/shared/malloc-tuning';
 
 const SECONDS = Math.max(2, Number(process.env.HOT_PATH_SECONDS ?? 10));
 /**
- * Load before each measurement. A freshly started API process on MariaDB answered its first
- * measurement after 3 s of warm-up at 850-1,190 req/s and its second at 1,400-1,570 (2026-11-24):
- * each pooled connection prepares every statement form on first use, and V8 compiles the hot code.
- * 10 s measures the steady state the targets are about.
+ * Load before each measurement. After 3 s, a new API process's first measurement on MariaDB gave
+ * 852-1,187 req/s in 8 of 10 runs (2026-11-24), after 10 s 1,346-1,739 in 5: each pooled
+ * connection prepares every statement form on first use, and V8 compiles the hot code. 10 s
+ * measures the steady state the targets are about.
  */
 const WARM_UP_SECONDS = Math.max(1, Number(process.env.HOT_PATH_WARM_UP_SECONDS ?? 10));
 const CONNECTIONS = Math.max(1, Number(process.env.HOT_PATH_CONNECTIONS ?? 20));
