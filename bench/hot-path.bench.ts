@@ -20,7 +20,8 @@
  *   hot path mariadb: N req/s, p99 X ms
  *   hot path ceiling: N req/s
  *
- *   npm run bench:hot-path   (HOT_PATH_SECONDS=10, HOT_PATH_WARM_UP_SECONDS=10, HOT_PATH_CONNECTIONS=20, HOT_PATH_SITES=50,
+ *   npm run bench:hot-path   (HOT_PATH_SECONDS=10, HOT_PATH_WARM_UP_SECONDS=10,
+ *                             HOT_PATH_CONNECTIONS=20, HOT_PATH_SITES=50,
  *                             HOT_PATH_MARIADB_URL=mysql://root@127.0.0.1:3306/ or "off",
  *                             HOT_PATH_REDIS_URL=redis://127.0.0.1:6379 or "off" for the 1 vs 2
  *                             processes figure, HOT_PATH_PROFILE=1 adds a CPU profile summary by layer)

@@ -7,8 +7,9 @@ const TICKS_PER_SECOND = 100;
 /**
  * CPU seconds (user + system) a process has used so far, from /proc (Linux), or null where it
  * cannot be read. The throughput of a run here moves by up to a quarter from one run to the next
- * (two cores shared by the service, its database and the load generator); the CPU a process spent
- * per request moves far less, so each figure is printed with it.
+ * (two cores shared by the service, its database and the load generator); the CPU each process
+ * spent per request, printed beside each figure, tells a run in which the service did more work
+ * from one in which it waited (for a core, for the database).
  */
 export function cpuSecondsOf(pid: number | undefined): number | null {
   if (!pid) return null;
