@@ -24,7 +24,8 @@
  *                             HOT_PATH_CONNECTIONS=20, HOT_PATH_SITES=50,
  *                             HOT_PATH_MARIADB_URL=mysql://root@127.0.0.1:3306/ or "off",
  *                             HOT_PATH_REDIS_URL=redis://127.0.0.1:6379 or "off" for the 1 vs 2
- *                             processes figure, HOT_PATH_PROFILE=1 adds a CPU profile summary by layer)
+ *                             processes figure, HOT_PATH_PROFILE=1 adds a CPU profile summary by layer,
+ *                             of HOT_PATH_PROFILE_ENDPOINT=v1, v2 or graphql)
  */
 import './crawl/quiet-logs';
 import autocannon from 'autocannon';
@@ -152,21 +153,27 @@ async function profileLookups(
   dir: string,
   seed: HotPathSeed,
 ): Promise<void> {
+  const profiled = PROFILED[process.env.HOT_PATH_PROFILE_ENDPOINT ?? 'v1'] ?? PROFILED.v1;
   const profiles = process.env.HOT_PATH_PROFILE_DIR ?? join(dir, `profile-${name}`);
   const api = await startApi(databaseUrl, ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
   let requests = 0;
   try {
-    const next =
-      process.env.HOT_PATH_PROFILE_ENDPOINT === 'v2' ? lookupV2Requests(seed) : lookupV1Requests(seed);
     for (const seconds of [WARM_UP_SECONDS, SECONDS]) {
-      requests += completed(await run(api.url, next, seconds, CONNECTIONS));
+      requests += completed(await run(api.url, profiled.next(seed), seconds, CONNECTIONS));
     }
   } finally {
     await api.process.stop();
   }
-  console.log(`CPU profile of stored GET /lookup/v1/ on ${name}, self time by layer (${requests} requests):`);
+  console.log(`CPU profile of ${profiled.label} on ${name}, self time by layer (${requests} requests):`);
   for (const line of summariseProfiles(profiles, requests)) console.log(line);
 }
+
+/** What HOT_PATH_PROFILE_ENDPOINT (v1, v2 or graphql) profiles. */
+const PROFILED: Record<string, { label: string; next: (seed: HotPathSeed) => NextRequest }> = {
+  v1: { label: 'stored GET /lookup/v1/', next: (seed) => lookupV1Requests(seed) },
+  v2: { label: 'stored GET /v2/lookup/', next: (seed) => lookupV2Requests(seed) },
+  graphql: { label: 'the Lookup v1 operation POSTed to /graphql', next: (seed) => graphqlRequests(seed) },
+};
 
 /**
  * 1 vs 2 API processes on one database, as several processes are deployed: with REDIS_URL (shared
