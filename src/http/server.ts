@@ -193,8 +193,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       ApolloServerPluginLandingPageDisabled(),
       // Apollo's default cache-control plugin wraps every field's resolver to work out a cache
       // policy from @cacheControl hints, which this schema has none of (answers are metered per
-      // request and must not be cached by proxies). A profile of Lookup v1 POSTed to /graphql put
-      // that wrapping at ~6% of the API's CPU.
+      // request and must not be cached by proxies). Without it, a profile of Lookup v1 POSTed to
+      // /graphql fell from 1,806 to 1,156 µs of CPU per request (the wrappers and their garbage).
       ApolloServerPluginCacheControlDisabled(),
       creditHeadersPlugin(config.HEADER_PREFIX),
       introspectionPolicyPlugin(config.GRAPHQL_INTROSPECTION),
