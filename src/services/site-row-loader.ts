@@ -1,3 +1,4 @@
+import { marks, paddedToPowerOfTwo } from '../db/padded-lists';
 import type { RawSql } from '../db/raw-sql';
 
 /** The most host names one statement asks for. */
@@ -23,8 +24,8 @@ interface Waiting {
  * Nothing is cached: each read is sent after every request it answers had arrived, so it sees
  * every analysis committed before any of them, as a read of its own would.
  *
- * The statement's list of placeholders is padded to a power of two (by repeating the last name),
- * so a connection prepares at most seven forms of it (1, 2, 4 … 64) rather than one per batch size.
+ * The statement's list of host names is padded to a power of two (paddedToPowerOfTwo), so a
+ * connection prepares at most seven forms of it (1, 2, 4 … 64) rather than one per batch size.
  */
 export class SiteRowLoader {
   private pending = new Map<string, Waiting[]>();
@@ -58,9 +59,10 @@ export class SiteRowLoader {
   private async read(names: string[], batch: Map<string, Waiting[]>): Promise<void> {
     let rows: SiteRow[];
     try {
+      const asked = paddedToPowerOfTwo(names);
       rows = await this.sql.all<SiteRow>(
-        `SELECT * FROM sites WHERE hostname IN (${placeholders(names.length)})`,
-        padded(names),
+        `SELECT * FROM sites WHERE hostname IN (${marks(asked.length)})`,
+        asked,
       );
     } catch (error) {
       for (const name of names) for (const waiting of batch.get(name)!) waiting.reject(error);
@@ -69,13 +71,4 @@ export class SiteRowLoader {
     const byName = new Map(rows.map((row) => [row.hostname, row]));
     for (const name of names) for (const waiting of batch.get(name)!) waiting.resolve(byName.get(name));
   }
-}
-
-const sizeFor = (count: number): number => 2 ** Math.ceil(Math.log2(count));
-
-const placeholders = (count: number): string => Array(sizeFor(count)).fill('?').join(', ');
-
-function padded(names: string[]): string[] {
-  const size = sizeFor(names.length);
-  return names.concat(Array<string>(size - names.length).fill(names[names.length - 1]));
 }

@@ -1,3 +1,4 @@
+import { marks, paddedToPowerOfTwo as padded } from '../db/padded-lists';
 import { RawSql, SqlSession } from '../db/raw-sql';
 import { AuthError, InsufficientCreditsError, QuotaError } from '../errors';
 import { ApiKeyRevokedEvent, CreditsChangedEvent, EventBus, TOPICS } from '../events/event-bus';
@@ -31,17 +32,8 @@ const MAX_BATCH = 500;
 /** The quick count did not fit every account (see countIfAllFit): the batch is written again, exactly. */
 class CountersMissed extends Error {}
 
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-
-/**
- * The list grown to the next power of two by repeating its last element, so that IN lists and CASE
- * branches come in a handful of sizes: each size is one prepared statement, cached per connection.
- */
-function padded<T>(list: T[]): T[] {
-  let size = 1;
-  while (size < list.length) size *= 2;
-  return [...list, ...Array.from({ length: size - list.length }, () => list[list.length - 1])];
-}
+/** `n` branches of a CASE on an id: "WHEN ? THEN ? WHEN ? THEN ?". */
+const whenThen = (n: number): string => Array.from({ length: n }, () => 'WHEN ? THEN ?').join(' ');
 
 /**
  * Quota counts, credit charges and their ledger rows, group-committed: the settlements of every
@@ -246,7 +238,7 @@ export class UsageMeter {
       if (increments.length === 0) continue;
       const cases = padded(increments);
       await session.run(
-        `UPDATE usage_counters SET count = count + CASE account_id ${cases.map(() => 'WHEN ? THEN ?').join(' ')} END ` +
+        `UPDATE usage_counters SET count = count + CASE account_id ${whenThen(cases.length)} END ` +
           `WHERE period = ? AND account_id IN (${marks(cases.length)})`,
         [...cases.flat(), period, ...cases.map(([id]) => id)],
       );
@@ -269,11 +261,10 @@ export class UsageMeter {
     const ceilings = padded(
       entries.map(({ accountId, limit, counted }) => [accountId, limit.limit - counted.length]),
     );
-    const when = (n: number) => Array.from({ length: n }, () => 'WHEN ? THEN ?').join(' ');
     const changed = await session.run(
-      `UPDATE usage_counters SET count = count + CASE account_id ${when(cases.length)} END ` +
+      `UPDATE usage_counters SET count = count + CASE account_id ${whenThen(cases.length)} END ` +
         `WHERE period = ? AND account_id IN (${marks(cases.length)}) ` +
-        `AND count <= CASE account_id ${when(ceilings.length)} END`,
+        `AND count <= CASE account_id ${whenThen(ceilings.length)} END`,
       [...cases.flat(), period, ...cases.map(([id]) => id), ...ceilings.flat()],
     );
     return changed === entries.length;
@@ -322,7 +313,7 @@ export class UsageMeter {
     if (debits.length > 0) {
       const cases = padded(debits);
       await session.run(
-        `UPDATE accounts SET credits = credits - CASE id ${cases.map(() => 'WHEN ? THEN ?').join(' ')} END ` +
+        `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
           `WHERE id IN (${marks(cases.length)})`,
         [...cases.flat(), ...cases.map(([id]) => id)],
       );
