@@ -134,6 +134,7 @@ async function measureDatabase(
       ).text();
       writeFileSync(join(dir, 'lookup-body.json'), body);
     }
+    if (name === 'mariadb') await measureSixTrips(databaseUrl, seed);
     if (twoProcesses) await measureScaleOut(databaseUrl, seed, v1.rate);
     return v1.rate <= v2.rate ? v1 : v2;
   } finally {
@@ -174,6 +175,23 @@ const PROFILED: Record<string, { label: string; next: (seed: HotPathSeed) => Nex
   v2: { label: 'stored GET /v2/lookup/', next: (seed) => lookupV2Requests(seed) },
   graphql: { label: 'the Lookup v1 operation POSTed to /graphql', next: (seed) => graphqlRequests(seed) },
 };
+
+/**
+ * The baseline of the metering batch in one round trip: the same lookups with METER_ONE_TRIP=false
+ * (each batch a transaction of six round trips), measured in this run.
+ */
+async function measureSixTrips(databaseUrl: string, seed: HotPathSeed): Promise<void> {
+  const api = await startApi(databaseUrl, [], { METER_ONE_TRIP: 'false' });
+  try {
+    const figures = await measure(api.url, lookupV1Requests(seed), [
+      { name: 'API process', pid: api.process.child.pid },
+      { name: 'MariaDB server', pid: localMariaDbPid() },
+    ]);
+    console.log(`stored GET /lookup/v1/ with METER_ONE_TRIP=false (baseline): ${figures.line}`);
+  } finally {
+    await api.process.stop();
+  }
+}
 
 /**
  * 1 vs 2 API processes on one database, as several processes are deployed: with REDIS_URL (shared

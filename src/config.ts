@@ -71,6 +71,9 @@ const schema = z.object({
       }
     }),
   KEY_CACHE_SECONDS: int(60, 0, 3600),
+  // MySQL/MariaDB: the usage meter writes a batch as one multi-statement script on a connection of
+  // its own; off for a server or proxy that refuses multi-statements (six round trips a batch).
+  METER_ONE_TRIP: bool(true),
   SQLITE_CACHE_MB: int(64, 2, 4096),
   WORKER_SQLITE_CACHE_MB: int(16, 2, 4096),
   HEADER_PREFIX: z

@@ -1,3 +1,4 @@
+import { MysqlScript } from '../db/mysql-script';
 import type { Config } from '../config';
 import { Database } from '../db/database';
 import { DetectionEngine, loadFingerprints } from '../detection';
@@ -67,6 +68,8 @@ export interface Services {
   credits: CreditService;
   quota: QuotaService;
   metering: MeteringService;
+  /** The group commit of quota counts and charges behind metering (and its one-trip figures). */
+  meter: UsageMeter;
   myAccount: MyAccountService;
   callbacks: CallbackService;
   engine: DetectionEngine;
@@ -142,8 +145,14 @@ export async function buildServices(
   const sql = rawSqlOf(db);
   const quotaClock = new QuotaClock(() => new Date(), config.DEMO_DAILY_REQUESTS);
   // A revocation the meter finds is announced like any other, so every key cache drops the key.
-  const meter = new UsageMeter(sql, db.dialect, plans, quotaClock, events, (revoked: ApiKeyRevokedEvent) =>
-    events.publish(TOPICS.apiKeyRevoked, revoked),
+  const meter = new UsageMeter(
+    sql,
+    db.dialect,
+    plans,
+    quotaClock,
+    events,
+    (revoked: ApiKeyRevokedEvent) => events.publish(TOPICS.apiKeyRevoked, revoked),
+    db.dialect === 'mysql' && config.METER_ONE_TRIP ? new MysqlScript(db) : null,
   );
   const credits = new CreditService(db, events, meter);
   const accounts = new AccountService(db, credits, plans, events, secrets);
@@ -247,6 +256,7 @@ export async function buildServices(
     credits,
     quota,
     metering,
+    meter,
     myAccount,
     callbacks,
     engine,

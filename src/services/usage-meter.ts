@@ -1,7 +1,9 @@
+import type { MysqlScript, ScriptStatement } from '../db/mysql-script';
 import { marks, paddedToPowerOfTwo as padded } from '../db/padded-lists';
 import { RawSql, SqlSession } from '../db/raw-sql';
 import { AuthError, InsufficientCreditsError, QuotaError } from '../errors';
 import { ApiKeyRevokedEvent, CreditsChangedEvent, EventBus, TOPICS } from '../events/event-bus';
+import { logger } from '../logger';
 import type { PlanCatalog } from '../plans/plan-catalog';
 import type { Caller } from './caller';
 import { QuotaClock, QuotaLimit } from './quota-clock';
@@ -35,6 +37,26 @@ class CountersMissed extends Error {}
 /** `n` branches of a CASE on an id: "WHEN ? THEN ? WHEN ? THEN ?". */
 const whenThen = (n: number): string => Array.from({ length: n }, () => 'WHEN ? THEN ?').join(' ');
 
+/** The requests of one account a quota period counts. */
+interface QuotaEntry {
+  accountId: number;
+  limit: QuotaLimit;
+  counted: Pending[];
+}
+
+/**
+ * A statement of a one-trip script that fails unless `condition` holds: a scalar subquery of two
+ * rows is an error (ER_SUBQUERY_NO_1_ROW) only when evaluated, so the server stops the script there,
+ * before its COMMIT. (MariaDB's DO would turn the error into a warning; SET does not.)
+ */
+const guard = (condition: string, params: (string | number)[] = []): ScriptStatement => ({
+  sql: `SET @usage_meter_guard = IF(${condition}, 0, (SELECT 1 UNION ALL SELECT 2))`,
+  params,
+});
+
+const isGuardFailure = (error: unknown): boolean =>
+  (error as { code?: string } | undefined)?.code === 'ER_SUBQUERY_NO_1_ROW';
+
 /**
  * Quota counts, credit charges and their ledger rows, group-committed: the settlements of every
  * request that arrives while a transaction runs are written together by the next one. A stored
@@ -61,6 +83,8 @@ export class UsageMeter {
   private flushing = false;
   /** Accounts whose quota ran out, until the end of that period: refused before any work. */
   private readonly exhausted = new Map<number, { period: string; error: QuotaError }>();
+  /** How batches were written on MySQL/MariaDB: in one round trip, or again in a transaction. */
+  readonly trips = { oneTrip: 0, transaction: 0 };
 
   constructor(
     private readonly sql: RawSql,
@@ -69,6 +93,8 @@ export class UsageMeter {
     private readonly clock: QuotaClock,
     private readonly events: EventBus,
     private readonly onRevoked: (revoked: ApiKeyRevokedEvent) => void,
+    /** MySQL/MariaDB: batches are first tried as one script (see writeInOneTrip). */
+    private readonly script: MysqlScript | null = null,
   ) {}
 
   /** Throws the QuotaError a request of this caller would get, when its quota is known to be used up. */
@@ -96,12 +122,7 @@ export class UsageMeter {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MAX_BATCH);
       try {
-        await this.sql
-          .transaction((session) => this.write(session, batch, false))
-          .catch((error: unknown) => {
-            if (!(error instanceof CountersMissed)) throw error;
-            return this.sql.transaction((session) => this.write(session, batch, true));
-          });
+        await this.writeBatch(batch);
       } catch (error) {
         for (const item of batch) item.reject(error);
         continue;
@@ -121,25 +142,142 @@ export class UsageMeter {
     this.flushing = false;
   }
 
+  /**
+   * MySQL/MariaDB: one script first, and when it did not fit (or failed before committing), the
+   * exact transaction. SQLite, where a round trip is a function call: the quick transaction, and
+   * the exact one when the quick count missed.
+   */
+  private async writeBatch(batch: Pending[]): Promise<void> {
+    if (this.script) {
+      if (await this.writeInOneTrip(this.script, batch)) {
+        this.trips.oneTrip++;
+        return;
+      }
+      this.trips.transaction++;
+      await this.sql.transaction((session) => this.write(session, batch, true));
+      return;
+    }
+    await this.sql
+      .transaction((session) => this.write(session, batch, false))
+      .catch((error: unknown) => {
+        if (!(error instanceof CountersMissed)) throw error;
+        return this.sql.transaction((session) => this.write(session, batch, true));
+      });
+  }
+
   private async write(session: SqlSession, batch: Pending[], exact: boolean): Promise<void> {
+    const groups = this.groupsOf(batch);
+    const balances = await this.lockAccounts(session, groups, batch);
+    await this.count(session, groups, exact);
+    await this.charge(session, groups, balances);
+  }
+
+  /**
+   * The batch's requests by account, in account order: rows are locked in that order (balances,
+   * then counters), so concurrent batches of two processes cannot deadlock. Clears what an earlier
+   * attempt at the batch worked out.
+   */
+  private groupsOf(batch: Pending[]): [number, Pending[]][] {
+    const accounts = new Map<number, Pending[]>();
     for (const item of batch) {
       item.failed = undefined;
       item.balanceAfter = undefined;
       item.paid = false;
-    }
-    const accounts = new Map<number, Pending[]>();
-    for (const item of batch) {
       const id = item.caller.principal.accountId;
       const items = accounts.get(id);
       if (items) items.push(item);
       else accounts.set(id, [item]);
     }
-    // Rows are locked in account order (balances, then counters), so concurrent batches of two
-    // processes cannot deadlock.
-    const groups = [...accounts].sort(([a], [b]) => a - b);
-    const balances = await this.lockAccounts(session, groups, batch);
-    await this.count(session, groups, exact);
-    await this.charge(session, groups, balances);
+    return [...accounts].sort(([a], [b]) => a - b);
+  }
+
+  /**
+   * The usual batch on MySQL/MariaDB in one round trip instead of six: the whole transaction goes
+   * as one script (MysqlScript), each write conditioned so that it changes exactly the rows it
+   * would if every request fits, followed by a guard that stops the script before its COMMIT when
+   * it did not. The usual batch: no revoked key, every account's requests within its quota and
+   * covered by its balance, every counter of the period already there. Anything else (a guard, a
+   * deadlock, any statement's error) rolls the script back and resolves false, and the batch is
+   * written by the exact transaction; only a broken connection (where whether COMMIT ran is
+   * unknown) rejects, as a broken COMMIT always did.
+   *
+   * The balances are read under lock first; the ledger rows' balance after each charge is the
+   * account's new balance plus what the account's later requests of the batch were charged.
+   */
+  private async writeInOneTrip(script: MysqlScript, batch: Pending[]): Promise<boolean> {
+    try {
+      await script.open();
+    } catch {
+      return false;
+    }
+    const groups = this.groupsOf(batch);
+    const ids = padded(groups.map(([id]) => id));
+    const statements: ScriptStatement[] = [
+      { sql: 'START TRANSACTION' },
+      { sql: `SELECT id, credits FROM accounts WHERE id IN (${marks(ids.length)}) FOR UPDATE`, params: ids },
+    ];
+    const keys = this.keyIdsOf(batch);
+    if (keys.length > 0) {
+      statements.push(
+        guard(
+          `(SELECT COUNT(*) FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${marks(keys.length)})) = 0`,
+          keys,
+        ),
+      );
+    }
+    for (const [period, entries] of this.quotaEntries(groups)) {
+      statements.push(this.countIfAllFitStatement(period, entries), guard(`ROW_COUNT() = ${entries.length}`));
+    }
+    // Every charge paid, from balances equal to the accounts' totals: each request's balance after
+    // it is then what its account is charged after it, the final balance 0.
+    const totals = new Map(
+      groups.map(([id, items]) => [id, items.reduce((sum, item) => sum + this.chargeOf(item), 0)]),
+    );
+    const { debits, paid } = this.allocate(groups, totals);
+    if (debits.length > 0) {
+      const cases = padded(debits);
+      statements.push(
+        {
+          sql:
+            `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
+            `WHERE id IN (${marks(cases.length)}) AND credits >= CASE id ${whenThen(cases.length)} END`,
+          params: [...cases.flat(), ...cases.map(([id]) => id), ...cases.flat()],
+        },
+        guard(`ROW_COUNT() = ${debits.length}`),
+      );
+    }
+    if (paid.length > 0) {
+      statements.push(this.ledgerInsert(paid, 'after-new-balance'), guard(`ROW_COUNT() = ${paid.length}`));
+    }
+    statements.push({ sql: 'COMMIT' });
+    let results: unknown[];
+    try {
+      results = await script.run(statements);
+    } catch (error) {
+      if ((error as { fatal?: boolean }).fatal) throw error;
+      // A guard is the expected way out (a quota running out, a new period, a revoked key); a
+      // deadlock or lock wait is another process's batch, worth a line at debug level.
+      if (!isGuardFailure(error))
+        logger.debug({ err: error }, 'one-trip metering batch failed, written again');
+      await script.run([{ sql: 'ROLLBACK' }]).catch(() => undefined);
+      return false;
+    }
+    const rows = results[1] as { id: number; credits: number }[];
+    const before = new Map(rows.map((row) => [Number(row.id), Number(row.credits)]));
+    for (const [id, items] of groups) {
+      const newBalance = (before.get(id) ?? 0) - (totals.get(id) ?? 0);
+      for (const item of items) item.balanceAfter! += newBalance;
+    }
+    return true;
+  }
+
+  private keyIdsOf(batch: Pending[]): number[] {
+    const keyIds = new Set<number>();
+    for (const item of batch) {
+      const { keyId } = item.caller.principal;
+      if (typeof keyId === 'number') keyIds.add(keyId);
+    }
+    return keyIds.size > 0 ? padded([...keyIds]) : [];
   }
 
   /**
@@ -155,10 +293,7 @@ export class UsageMeter {
     batch: Pending[],
   ): Promise<Map<number, number>> {
     const ids = padded(groups.map(([id]) => id));
-    const keyIds = [
-      ...new Set(batch.map((item) => item.caller.principal.keyId).filter((id) => typeof id === 'number')),
-    ] as number[];
-    const keys = keyIds.length > 0 ? padded(keyIds) : [];
+    const keys = this.keyIdsOf(batch);
     const revokedColumn =
       keys.length > 0
         ? '(SELECT GROUP_CONCAT(k.id) FROM api_keys k WHERE k.account_id = accounts.id ' +
@@ -191,17 +326,7 @@ export class UsageMeter {
    * those that still fit, in arrival order, and the rest refused.
    */
   private async count(session: SqlSession, groups: [number, Pending[]][], exact: boolean): Promise<void> {
-    const periods = new Map<string, { accountId: number; limit: QuotaLimit; counted: Pending[] }[]>();
-    for (const [accountId, items] of groups) {
-      const counted = items.filter((item) => item.count && item.failed === undefined);
-      const limit = counted.length > 0 ? this.quotaOf(counted[0].caller) : null;
-      if (!limit) continue;
-      const period = this.clock.periodKey(limit.period);
-      const entries = periods.get(period) ?? [];
-      entries.push({ accountId, limit, counted });
-      periods.set(period, entries);
-    }
-    for (const [period, entries] of periods) {
+    for (const [period, entries] of this.quotaEntries(groups)) {
       if (!exact) {
         if (await this.countIfAllFit(session, period, entries)) continue;
         throw new CountersMissed();
@@ -245,6 +370,21 @@ export class UsageMeter {
     }
   }
 
+  /** The counted requests not refused yet, by quota period and account. */
+  private quotaEntries(groups: [number, Pending[]][]): Map<string, QuotaEntry[]> {
+    const periods = new Map<string, QuotaEntry[]>();
+    for (const [accountId, items] of groups) {
+      const counted = items.filter((item) => item.count && item.failed === undefined);
+      const limit = counted.length > 0 ? this.quotaOf(counted[0].caller) : null;
+      if (!limit) continue;
+      const period = this.clock.periodKey(limit.period);
+      const entries = periods.get(period) ?? [];
+      entries.push({ accountId, limit, counted });
+      periods.set(period, entries);
+    }
+    return periods;
+  }
+
   /**
    * The usual case in one statement instead of a locking read and an UPDATE: every account's
    * requests fit under its limit, so its counter is raised where it is at most its limit minus its
@@ -252,50 +392,73 @@ export class UsageMeter {
    * (a period's first request, a quota running out), the caller rolls the whole batch back and
    * counts it again exactly (CountersMissed).
    */
-  private async countIfAllFit(
-    session: SqlSession,
-    period: string,
-    entries: { accountId: number; limit: QuotaLimit; counted: Pending[] }[],
-  ): Promise<boolean> {
+  private async countIfAllFit(session: SqlSession, period: string, entries: QuotaEntry[]): Promise<boolean> {
+    const { sql, params } = this.countIfAllFitStatement(period, entries);
+    return (await session.run(sql, params)) === entries.length;
+  }
+
+  /** countIfAllFit's UPDATE: it changes one row per account exactly when every account fits. */
+  private countIfAllFitStatement(period: string, entries: QuotaEntry[]): Required<ScriptStatement> {
     const cases = padded(entries.map(({ accountId, counted }) => [accountId, counted.length] as const));
     const ceilings = padded(
       entries.map(({ accountId, limit, counted }) => [accountId, limit.limit - counted.length]),
     );
-    const changed = await session.run(
-      `UPDATE usage_counters SET count = count + CASE account_id ${whenThen(cases.length)} END ` +
+    return {
+      sql:
+        `UPDATE usage_counters SET count = count + CASE account_id ${whenThen(cases.length)} END ` +
         `WHERE period = ? AND account_id IN (${marks(cases.length)}) ` +
         `AND count <= CASE account_id ${whenThen(ceilings.length)} END`,
-      [...cases.flat(), period, ...cases.map(([id]) => id), ...ceilings.flat()],
-    );
-    return changed === entries.length;
+      params: [...cases.flat(), period, ...cases.map(([id]) => id), ...ceilings.flat()],
+    };
   }
 
   /**
    * Charges every account of the batch at once, from the balances read under lock: one UPDATE (a
-   * CASE per account) and one INSERT of the ledger rows, whatever the number of accounts. An
-   * account whose balance covers its requests pays for all of them; otherwise its requests are paid
-   * in arrival order while the balance lasts and the rest refused.
+   * CASE per account) and one INSERT of the ledger rows, whatever the number of accounts.
    */
   private async charge(
     session: SqlSession,
     groups: [number, Pending[]][],
     balances: Map<number, number>,
   ): Promise<void> {
-    const live = groups
-      .map(([accountId, items]) => ({ accountId, items: items.filter((item) => item.failed === undefined) }))
-      .filter((group) => group.items.length > 0);
-    if (live.length === 0) return;
+    const { debits, paid } = this.allocate(groups, balances);
+    if (debits.length > 0) {
+      const cases = padded(debits);
+      await session.run(
+        `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
+          `WHERE id IN (${marks(cases.length)})`,
+        [...cases.flat(), ...cases.map(([id]) => id)],
+      );
+    }
+    if (paid.length > 0) {
+      const { sql, params } = this.ledgerInsert(paid, 'as-computed');
+      await session.run(sql, params);
+    }
+  }
+
+  /**
+   * Who pays what from these balances: an account whose balance covers its requests pays for all
+   * of them; otherwise its requests are paid in arrival order while the balance lasts and the rest
+   * refused (InsufficientCreditsError). Sets each live request's balance after it, and gives each
+   * account's total debit and the paying requests in batch order.
+   */
+  private allocate(
+    groups: [number, Pending[]][],
+    balances: Map<number, number>,
+  ): { debits: [number, number][]; paid: Pending[] } {
     const debits: [number, number][] = [];
     const paid: Pending[] = [];
-    for (const { accountId, items } of live) {
+    for (const [accountId, all] of groups) {
+      const items = all.filter((item) => item.failed === undefined);
       let balance = balances.get(accountId) ?? 0;
-      const charged = items.filter((item) => item.charge > 0 && this.isCharged(item.caller));
       const payers: Pending[] = [];
-      for (const item of charged) {
-        if (balance >= item.charge) {
-          balance -= item.charge;
+      for (const item of items) {
+        const charge = this.chargeOf(item);
+        if (charge === 0) continue;
+        if (balance >= charge) {
+          balance -= charge;
           payers.push(item);
-        } else item.failed = new InsufficientCreditsError(item.charge, balance);
+        } else item.failed = new InsufficientCreditsError(charge, balance);
       }
       // Each charge's balance after it: the final balance plus what was charged after it.
       let after = balance;
@@ -310,24 +473,26 @@ export class UsageMeter {
       if (total > 0) debits.push([accountId, total]);
       paid.push(...payers);
     }
-    if (debits.length > 0) {
-      const cases = padded(debits);
-      await session.run(
-        `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
-          `WHERE id IN (${marks(cases.length)})`,
-        [...cases.flat(), ...cases.map(([id]) => id)],
-      );
-    }
-    await this.insertLedgerRows(session, paid);
+    return { debits, paid };
+  }
+
+  /** What this request is charged in credits if it is served. */
+  private chargeOf(item: Pending): number {
+    return item.charge > 0 && this.isCharged(item.caller) ? item.charge : 0;
   }
 
   /**
    * The batch's ledger rows in one statement: their values go as one JSON array, unpacked by the
    * database (JSON_TABLE on MySQL/MariaDB, json_each on SQLite) in the batch's order, so the ids
    * follow the balances. Multi-row INSERTs took one round trip per chunk (two or three a batch).
+   * The balance after each charge is the one computed (`as-computed`), or, in a one-trip script
+   * that did not know the balances yet, the account's new balance plus the computed figure
+   * (`after-new-balance`: MySQL only).
    */
-  private async insertLedgerRows(session: SqlSession, paid: Pending[]): Promise<void> {
-    if (paid.length === 0) return;
+  private ledgerInsert(
+    paid: Pending[],
+    balance: 'as-computed' | 'after-new-balance',
+  ): Required<ScriptStatement> {
     const rows = JSON.stringify(
       paid.map((item) => [
         item.caller.principal.accountId,
@@ -339,17 +504,21 @@ export class UsageMeter {
     );
     const columns =
       'INSERT INTO credit_ledger (account_id, delta, balance_after, kind, reason, request_id, created_at) ';
-    await session.run(
-      this.dialect === 'mysql'
+    const jsonTable =
+      "JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, account_id INT PATH '$[0]', delta INT PATH '$[1]', " +
+      "balance_after INT PATH '$[2]', reason VARCHAR(200) PATH '$[3]', request_id VARCHAR(64) PATH '$[4]')) AS r";
+    const sql =
+      this.dialect === 'sqlite'
         ? columns +
-            "SELECT r.account_id, r.delta, r.balance_after, 'charge', r.reason, r.request_id, ? FROM JSON_TABLE(?, '$[*]' COLUMNS (" +
-            "n FOR ORDINALITY, account_id INT PATH '$[0]', delta INT PATH '$[1]', balance_after INT PATH '$[2]', " +
-            "reason VARCHAR(200) PATH '$[3]', request_id VARCHAR(64) PATH '$[4]')) AS r ORDER BY r.n"
-        : columns +
-            "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), 'charge', " +
-            "json_extract(value, '$[3]'), json_extract(value, '$[4]'), ? FROM json_each(?) ORDER BY key",
-      [new Date(), rows],
-    );
+          "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), 'charge', " +
+          "json_extract(value, '$[3]'), json_extract(value, '$[4]'), ? FROM json_each(?) ORDER BY key"
+        : balance === 'as-computed'
+          ? columns +
+            `SELECT r.account_id, r.delta, r.balance_after, 'charge', r.reason, r.request_id, ? FROM ${jsonTable} ORDER BY r.n`
+          : columns +
+            `SELECT r.account_id, r.delta, a.credits + r.balance_after, 'charge', r.reason, r.request_id, ? ` +
+            `FROM ${jsonTable} JOIN accounts a ON a.id = r.account_id ORDER BY r.n`;
+    return { sql, params: [new Date(), rows] };
   }
 
   private get forUpdate(): string {

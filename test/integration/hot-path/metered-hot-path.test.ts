@@ -129,6 +129,49 @@ describe('the metered hot path', () => {
     }
   });
 
+  it('writes a batch that fits in one round trip on MySQL/MariaDB, its ledger in order; one that does not, exactly', async () => {
+    const { meter } = service.running.services;
+    const onMysql = service.running.services.db.dialect === 'mysql';
+    const { accountId, apiKey } = await service.createAccount({ plan: 'roomy', credits: 100 });
+    const short = await service.createAccount({ plan: 'roomy', credits: 3 });
+    // The period's first requests create the accounts' quota counters (not the usual batch).
+    expect((await lookup(service, apiKey)).status).toBe(200);
+    expect((await lookup(service, short.apiKey)).status).toBe(200);
+    const before = { ...meter.trips };
+    const answers = await Promise.all(Array.from({ length: 30 }, () => lookup(service, apiKey)));
+    expect(answers.map((res) => res.status)).toEqual(Array(30).fill(200));
+    if (onMysql) {
+      expect(meter.trips.oneTrip).toBeGreaterThan(before.oneTrip);
+      expect(meter.trips.transaction).toBe(before.transaction);
+    }
+    expect(await service.running.services.credits.balance(accountId)).toBe(69);
+    const rows = await service.running.services.db.query<{ balance_after: number; request_id: string }[]>(
+      "SELECT balance_after, request_id FROM credit_ledger WHERE account_id = ? AND kind = 'charge' ORDER BY id",
+      [accountId],
+    );
+    // In the order written, each charge's balance after it: 99 (the first request), then 98 … 69.
+    expect(rows.map((r) => Number(r.balance_after))).toEqual(Array.from({ length: 31 }, (_, i) => 99 - i));
+    const headers = answers.map((res) => Number(res.headers.get('service-credits-remaining')));
+    const byRequest = new Map(rows.map((r) => [r.request_id, Number(r.balance_after)]));
+    expect(headers).toEqual(answers.map((res) => byRequest.get(res.headers.get('x-request-id')!)));
+
+    // Balances that do not cover a batch: the guard stops the script, the exact transaction refuses
+    // exactly the requests the balance cannot pay, and nothing of the stopped script remains.
+    const mixed = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => lookup(service, i % 2 === 0 ? short.apiKey : apiKey)),
+    );
+    expect(mixed.filter((res, i) => i % 2 === 0 && res.status === 200)).toHaveLength(2);
+    expect(mixed.filter((res, i) => i % 2 === 1 && res.status === 200)).toHaveLength(5);
+    if (onMysql) expect(meter.trips.transaction).toBeGreaterThan(before.transaction);
+    expect(await service.running.services.credits.balance(short.accountId)).toBe(0);
+    expect(await service.running.services.credits.balance(accountId)).toBe(64);
+    const [{ n }] = await service.running.services.db.query<{ n: number | string }[]>(
+      "SELECT COUNT(*) AS n FROM credit_ledger WHERE account_id IN (?, ?) AND kind = 'charge'",
+      [accountId, short.accountId],
+    );
+    expect(Number(n)).toBe(31 + 5 + 3);
+  });
+
   it('counts the quotas of several accounts in one batch exactly, new and existing counters alike', async () => {
     const accounts = await Promise.all(
       [1, 2, 3].map(() => service.createAccount({ plan: 'tight', credits: 1000 })),
