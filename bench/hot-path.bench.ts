@@ -32,7 +32,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuSecondsOf, localMariaDbPid } from './hot-path/cpu-time';
+import { cpuSecondsOf, localMariaDbPid, localRedisPid, machineCpuSeconds } from './hot-path/cpu-time';
 import { BenchProcess, freePort, spawnScript, waitUntilUp } from './hot-path/processes';
 import { summariseProfiles } from './hot-path/profile-summary';
 import { seedHotPath, HotPathSeed } from './hot-path/seed';
@@ -112,11 +112,12 @@ async function measureDatabase(
   console.log(`\n--- ${name} ---`);
   const seed = await seedHotPath(databaseUrl, SITES, PLANS_FILE);
   const first = await startApi(databaseUrl);
-  const watched: Watched[] = [{ name: 'API process', pid: first.process.child.pid }];
+  const watched: Watched[] = apiProcess(first.process.child.pid);
   if (name === 'mariadb') watched.push({ name: 'MariaDB server', pid: localMariaDbPid() });
   try {
     const v1 = await measure(first.url, lookupV1Requests(seed), watched);
     console.log(`stored GET /lookup/v1/: ${v1.line}`);
+    await measureWithoutScripts(databaseUrl, seed, watched.slice(2));
     const v2 = await measure(first.url, lookupV2Requests(seed), watched);
     console.log(`stored GET /v2/lookup/: ${v2.line}`);
     const graphql = await measure(first.url, graphqlRequests(seed), watched);
@@ -134,7 +135,6 @@ async function measureDatabase(
       ).text();
       writeFileSync(join(dir, 'lookup-body.json'), body);
     }
-    if (name === 'mariadb') await measureSixTrips(databaseUrl, seed);
     if (twoProcesses) await measureScaleOut(databaseUrl, seed, v1.rate);
     return v1.rate <= v2.rate ? v1 : v2;
   } finally {
@@ -177,15 +177,20 @@ const PROFILED: Record<string, { label: string; next: (seed: HotPathSeed) => Nex
 };
 
 /**
- * The baseline of the metering batch in one round trip: the same lookups with METER_ONE_TRIP=false
- * (each batch a transaction of six round trips), measured in this run.
+ * The baseline of the metering batch as one script: the same lookups with METER_ONE_TRIP=false
+ * (each batch a transaction from the event loop: six round trips on MariaDB, the main thread's own
+ * statements and fsync on SQLite), measured in this run.
  */
-async function measureSixTrips(databaseUrl: string, seed: HotPathSeed): Promise<void> {
+async function measureWithoutScripts(
+  databaseUrl: string,
+  seed: HotPathSeed,
+  servers: Watched[],
+): Promise<void> {
   const api = await startApi(databaseUrl, [], { METER_ONE_TRIP: 'false' });
   try {
     const figures = await measure(api.url, lookupV1Requests(seed), [
-      { name: 'API process', pid: api.process.child.pid },
-      { name: 'MariaDB server', pid: localMariaDbPid() },
+      ...apiProcess(api.process.child.pid),
+      ...servers,
     ]);
     console.log(`stored GET /lookup/v1/ with METER_ONE_TRIP=false (baseline): ${figures.line}`);
   } finally {
@@ -201,12 +206,18 @@ async function measureSixTrips(databaseUrl: string, seed: HotPathSeed): Promise<
 async function measureScaleOut(databaseUrl: string, seed: HotPathSeed, alone: number): Promise<void> {
   const redis: Record<string, string> =
     REDIS === 'off' ? {} : { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `hot-path-${process.pid}-${Date.now()}:` };
+  const servers: Watched[] = [{ name: 'MariaDB server', pid: localMariaDbPid() }];
+  if (REDIS !== 'off') servers.push({ name: 'Redis server', pid: localRedisPid() });
   let one = alone;
   if (REDIS !== 'off') {
     const single = await startApi(databaseUrl, [], redis);
     try {
-      one = (await measure(single.url, lookupV1Requests(seed))).rate;
-      console.log(`one API process with REDIS_URL, stored GET /lookup/v1/: ${fmt(one)} req/s`);
+      const figures = await measure(single.url, lookupV1Requests(seed), [
+        ...apiProcess(single.process.child.pid),
+        ...servers,
+      ]);
+      one = figures.rate;
+      console.log(`one API process with REDIS_URL, stored GET /lookup/v1/: ${figures.line}`);
     } finally {
       await single.process.stop();
     }
@@ -216,10 +227,11 @@ async function measureScaleOut(databaseUrl: string, seed: HotPathSeed, alone: nu
     const both = await measureTogether(
       apis.map((api) => api.url),
       lookupV1Requests(seed),
+      [...apis.flatMap((api, i) => apiProcess(api.process.child.pid, `API process ${i + 1}`)), ...servers],
     );
     console.log(
       `two API processes on one database${REDIS === 'off' ? '' : ' with REDIS_URL'}, stored GET /lookup/v1/: ` +
-        `${fmt(both)} req/s, ${fmt(both / one, 2)}x one process`,
+        `${fmt(both.rate)} req/s, ${fmt(both.rate / one, 2)}x one process${both.cpu}`,
     );
   } finally {
     for (const api of apis) await api.process.stop();
@@ -318,34 +330,72 @@ function cycle(seed: HotPathSeed, request: (site: string) => autocannon.Request)
   };
 }
 
-/** A process whose CPU time per request is printed beside a figure. */
+/** A process (or its main thread alone) whose CPU time per request is printed beside a figure. */
 interface Watched {
   name: string;
   pid: number | undefined;
+  thread?: 'main thread';
 }
+
+/**
+ * An API process, and its main thread on its own: the event loop is what one process can give at
+ * most one core to; the rest of the process (SQLite's metering thread, V8's and libuv's helpers)
+ * runs beside it.
+ */
+const apiProcess = (pid: number | undefined, name = 'API process'): Watched[] => [
+  { name, pid },
+  { name: `${name} main thread`, pid, thread: 'main thread' },
+];
 
 async function measure(url: string, next: NextRequest, watched: Watched[] = []): Promise<Figures> {
   await run(url, next, WARM_UP_SECONDS, CONNECTIONS);
-  const before = watched.map((w) => cpuSecondsOf(w.pid));
+  const cpu = cpuMeter(watched);
   const result = await run(url, next, SECONDS, CONNECTIONS);
   const figures = figuresOf(result);
-  const spent = watched.flatMap((w, i) => {
-    const after = cpuSecondsOf(w.pid);
-    const start = before[i];
-    if (after === null || start === null) return [];
-    return [`${w.name} ${fmt(((after - start) / completed(result)) * 1e6)} µs`];
-  });
-  if (spent.length > 0) figures.line += `; CPU per request: ${spent.join(', ')}`;
+  figures.line += cpu(completed(result));
   return figures;
 }
 
-/** Both processes loaded at once, half the connections each: the summed rate. */
-async function measureTogether(urls: string[], next: NextRequest): Promise<number> {
+/**
+ * Starts counting the CPU time of the watched processes, of this process (the load generator) and
+ * of the machine; the function it returns gives the CPU per request since then, for a figure's line.
+ */
+function cpuMeter(watched: Watched[]): (requests: number) => string {
+  const all: Watched[] = [...watched, { name: 'load generator', pid: process.pid }];
+  const before = all.map((w) => cpuSecondsOf(w.pid, w.thread));
+  const machine = machineCpuSeconds();
+  return (requests) => {
+    const spent = all.flatMap((w, i) => {
+      const after = cpuSecondsOf(w.pid, w.thread);
+      const start = before[i];
+      if (after === null || start === null) return [];
+      return [`${w.name} ${fmt(((after - start) / requests) * 1e6)} µs`];
+    });
+    const now = machineCpuSeconds();
+    if (machine && now) {
+      const idle = now.idle - machine.idle;
+      const busy = now.busy - machine.busy;
+      spent.push(`machine idle ${fmt((idle / (idle + busy)) * 100)}%`);
+    }
+    return spent.length > 0 ? `; CPU per request: ${spent.join(', ')}` : '';
+  };
+}
+
+/** Both processes loaded at once, half the connections each: the summed rate, and the CPU per request. */
+async function measureTogether(
+  urls: string[],
+  next: NextRequest,
+  watched: Watched[],
+): Promise<{ rate: number; cpu: string }> {
   const connections = Math.max(1, Math.floor(CONNECTIONS / urls.length));
   await Promise.all(urls.map((url) => run(url, next, WARM_UP_SECONDS, connections)));
+  const cpu = cpuMeter(watched);
   const results = await Promise.all(urls.map((url) => run(url, next, SECONDS, connections)));
   for (const result of results) assertClean(result);
-  return results.reduce((sum, result) => sum + completed(result) / result.duration, 0);
+  return {
+    rate: results.reduce((sum, result) => sum + completed(result) / result.duration, 0),
+    cpu: cpu(results.reduce((sum, result) => sum + completed(result), 0)),
+  };
 }
 
 function run(

@@ -1,12 +1,27 @@
 import type { Database } from './database';
+import type { ScriptOutcome, ScriptParam, ScriptRunner, ScriptStep } from './script';
 import { translateDriverError } from '../errors/db-error-translation';
 
-type Param = string | number | null | Date;
-
-export interface ScriptStatement {
+/** The statements the server runs for one step: the step, then a guard for its expectation. */
+interface Sent {
   sql: string;
-  params?: Param[];
+  params: ScriptParam[];
+  /** The index of the step whose result this statement gives, if any. */
+  step?: number;
 }
+
+/**
+ * A statement that fails unless `condition` holds: a scalar subquery of two rows is an error
+ * (ER_SUBQUERY_NO_1_ROW) only when evaluated, so the server stops the script there, before its
+ * COMMIT. (MariaDB's DO would turn the error into a warning; SET does not.)
+ */
+const guard = (condition: string, params: ScriptParam[] = []): Sent => ({
+  sql: `SET @script_guard = IF(${condition}, 0, (SELECT 1 UNION ALL SELECT 2))`,
+  params,
+});
+
+const isGuardFailure = (error: unknown): boolean =>
+  (error as { code?: string } | undefined)?.code === 'ER_SUBQUERY_NO_1_ROW';
 
 interface DriverError extends Error {
   fatal?: boolean;
@@ -38,18 +53,25 @@ const POOL_ONLY = [
 ];
 
 /**
- * Several statements sent to MySQL/MariaDB as one round trip: one text query with
- * `multipleStatements`, on a connection of its own, opened on first use from the same options as
- * TypeORM's pool. The server runs the statements in order and stops at the first error, so a
- * script that ends in COMMIT commits only when every statement before it succeeded.
+ * A transaction script (ScriptRunner) sent to MySQL/MariaDB as one round trip: START TRANSACTION,
+ * the steps, each followed by a guard statement for its expectation, and COMMIT, as one text query
+ * with `multipleStatements`, on a connection of its own opened on first use from the same options
+ * as TypeORM's pool. The server runs the statements in order and stops at the first error, so a
+ * failed guard stops the script before its COMMIT; it is then rolled back (a second round trip,
+ * only then).
  *
- * Why a round trip matters here: on a busy machine each one waits for the API process and the
- * database server to get a core, and the usage meter's requests wait for its whole batch (see
- * UsageMeter). Why a connection of its own: `multipleStatements` stays off on the pool every other
- * query uses, and the meter never waits for a pooled connection. Parameters are escaped by mysql2
- * (`format`), as its `query` does with values.
+ * Why a round trip matters: on a busy machine each one waits for the API process and the database
+ * server to get a core, and the usage meter's requests wait for their whole batch (see UsageMeter).
+ * Why a connection of its own: `multipleStatements` stays off on the pool every other query uses,
+ * and the meter never waits for a pooled connection. Parameters are escaped by mysql2 (`format`),
+ * as its `query` does with values.
  */
-export class MysqlScript {
+export class MysqlScript implements ScriptRunner {
+  /**
+   * One: a second script would wait behind the first on this connection anyway, and in bench runs
+   * the smaller batches it made cost more than they saved (each a commit of its own).
+   */
+  readonly inFlight = 1;
   private connection: Promise<ScriptConnection> | null = null;
   /** The connection `connection` opens or opened: forgotten when it breaks. */
   private current: ScriptConnection | null = null;
@@ -59,15 +81,42 @@ export class MysqlScript {
     db.whenClosing(() => this.close());
   }
 
-  /**
-   * Runs the statements as one query and resolves with one result per statement (rows for a
-   * SELECT, a header with affectedRows for a write). Rejects with the driver's error: `fatal` set
-   * when the connection broke (then whether a COMMIT in the script ran is unknown), not set when a
-   * statement failed (the ones after it did not run; a transaction it began is still open).
-   */
-  async run(statements: ScriptStatement[]): Promise<unknown[]> {
-    const connection = await this.open();
-    const text = statements.map(({ sql, params = [] }) => connection.format(sql, params)).join(';\n');
+  async run(steps: ScriptStep[]): Promise<ScriptOutcome> {
+    // START TRANSACTION would commit a transaction still open on this connection, and the script
+    // of a stopped one may have been queued before its ROLLBACK (scripts are sent without waiting
+    // for each other): whatever a stopped script left open is rolled back first.
+    const sent: Sent[] = [
+      { sql: 'ROLLBACK', params: [] },
+      { sql: 'START TRANSACTION', params: [] },
+    ];
+    steps.forEach((step, index) => {
+      const params = step.params ?? [];
+      if (step.noRows) sent.push(guard(`NOT EXISTS (${step.sql})`, params));
+      else sent.push({ sql: step.sql, params, step: index });
+      if (step.changes !== undefined) sent.push(guard(`ROW_COUNT() = ${step.changes}`));
+    });
+    sent.push({ sql: 'COMMIT', params: [] });
+    let answers: unknown[];
+    try {
+      answers = await this.send(sent);
+    } catch (error) {
+      if ((error as DriverError).fatal) throw error;
+      // The statements after the failed one did not run; the transaction is still open.
+      await this.send([{ sql: 'ROLLBACK', params: [] }]).catch(() => undefined);
+      if (isGuardFailure(error)) return { committed: false };
+      throw error;
+    }
+    const results: unknown[] = steps.map(() => null);
+    sent.forEach((statement, i) => {
+      if (statement.step !== undefined) results[statement.step] = answers[i];
+    });
+    return { committed: true, results };
+  }
+
+  /** The statements as one query: one answer per statement (rows, or a header with affectedRows). */
+  private async send(statements: Sent[]): Promise<unknown[]> {
+    const connection = await this.connect();
+    const text = statements.map(({ sql, params }) => connection.format(sql, params)).join(';\n');
     return new Promise((resolve, reject) =>
       connection.query(text, (error, results) => {
         if (!error) {
@@ -81,8 +130,12 @@ export class MysqlScript {
     );
   }
 
+  async open(): Promise<void> {
+    await this.connect();
+  }
+
   /** Opens the connection on first use (and again after it broke). Rejects when it cannot. */
-  open(): Promise<ScriptConnection> {
+  private connect(): Promise<ScriptConnection> {
     if (this.closed) return Promise.reject(new Error('The database is closed'));
     if (this.connection) return this.connection;
     const driver = this.db.dataSource.driver as unknown as MysqlDriverInternals;

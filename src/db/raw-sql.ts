@@ -41,7 +41,7 @@ interface SqliteConnection {
 }
 
 /** better-sqlite3 binds Dates as TypeORM stores them: UTC text without the T and Z. */
-const sqliteParams = (params: Param[]): unknown[] =>
+export const sqliteParams = (params: Param[]): unknown[] =>
   params.map((p) => (p instanceof Date ? p.toISOString().replace('T', ' ').replace('Z', '') : p));
 
 class SqliteRawSql implements RawSql {

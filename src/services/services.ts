@@ -1,4 +1,5 @@
 import { MysqlScript } from '../db/mysql-script';
+import { SqliteScript } from '../db/sqlite-script';
 import type { Config } from '../config';
 import { Database } from '../db/database';
 import { DetectionEngine, loadFingerprints } from '../detection';
@@ -152,7 +153,7 @@ export async function buildServices(
     quotaClock,
     events,
     (revoked: ApiKeyRevokedEvent) => events.publish(TOPICS.apiKeyRevoked, revoked),
-    db.dialect === 'mysql' && config.METER_ONE_TRIP ? new MysqlScript(db) : null,
+    config.METER_ONE_TRIP ? (db.dialect === 'mysql' ? new MysqlScript(db) : SqliteScript.of(db)) : null,
   );
   const credits = new CreditService(db, events, meter);
   const accounts = new AccountService(db, credits, plans, events, secrets);

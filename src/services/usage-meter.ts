@@ -1,6 +1,6 @@
-import type { MysqlScript, ScriptStatement } from '../db/mysql-script';
 import { marks, paddedToPowerOfTwo as padded } from '../db/padded-lists';
 import { RawSql, SqlSession } from '../db/raw-sql';
+import type { ScriptRunner, ScriptStep } from '../db/script';
 import { AuthError, InsufficientCreditsError, QuotaError } from '../errors';
 import { ApiKeyRevokedEvent, CreditsChangedEvent, EventBus, TOPICS } from '../events/event-bus';
 import { logger } from '../logger';
@@ -45,19 +45,6 @@ interface QuotaEntry {
 }
 
 /**
- * A statement of a one-trip script that fails unless `condition` holds: a scalar subquery of two
- * rows is an error (ER_SUBQUERY_NO_1_ROW) only when evaluated, so the server stops the script there,
- * before its COMMIT. (MariaDB's DO would turn the error into a warning; SET does not.)
- */
-const guard = (condition: string, params: (string | number)[] = []): ScriptStatement => ({
-  sql: `SET @usage_meter_guard = IF(${condition}, 0, (SELECT 1 UNION ALL SELECT 2))`,
-  params,
-});
-
-const isGuardFailure = (error: unknown): boolean =>
-  (error as { code?: string } | undefined)?.code === 'ER_SUBQUERY_NO_1_ROW';
-
-/**
  * Quota counts, credit charges and their ledger rows, group-committed: the settlements of every
  * request that arrives while a transaction runs are written together by the next one. A stored
  * lookup used to cost two transactions of its own (13 statements, each account's requests queued on
@@ -80,7 +67,9 @@ const isGuardFailure = (error: unknown): boolean =>
  */
 export class UsageMeter {
   private pending: Pending[] = [];
-  private flushing = false;
+  private scheduled = false;
+  /** Batches sent and not yet settled. */
+  private inFlight = 0;
   /** Accounts whose quota ran out, until the end of that period: refused before any work. */
   private readonly exhausted = new Map<number, { period: string; error: QuotaError }>();
   /** How batches were written on MySQL/MariaDB: in one round trip, or again in a transaction. */
@@ -93,8 +82,8 @@ export class UsageMeter {
     private readonly clock: QuotaClock,
     private readonly events: EventBus,
     private readonly onRevoked: (revoked: ApiKeyRevokedEvent) => void,
-    /** MySQL/MariaDB: batches are first tried as one script (see writeInOneTrip). */
-    private readonly script: MysqlScript | null = null,
+    /** Where batches are first tried as one script (see writeInOneTrip); null: transactions only. */
+    private readonly script: ScriptRunner | null = null,
   ) {}
 
   /** Throws the QuotaError a request of this caller would get, when its quota is known to be used up. */
@@ -110,36 +99,51 @@ export class UsageMeter {
   settle(settlement: Settlement): Promise<number> {
     return new Promise((resolve, reject) => {
       this.pending.push({ ...settlement, resolve, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        // The requests of this turn of the event loop join the first batch.
-        setImmediate(() => void this.flush());
+      this.schedule();
+    });
+  }
+
+  /**
+   * The requests of this turn of the event loop join the next batch, sent in the loop's check
+   * phase. A script runner may take a second batch while the first runs (SQLite's thread does):
+   * it waits at the database's end and starts as soon as the first is done, instead of when the
+   * event loop gets round to the first one's answer. Transactions run one batch at a time (two at
+   * once on MariaDB only contended for the same rows).
+   */
+  private schedule(): void {
+    if (this.scheduled || this.pending.length === 0 || this.inFlight >= (this.script?.inFlight ?? 1)) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.pending.length > 0 && this.inFlight < (this.script?.inFlight ?? 1)) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        this.inFlight++;
+        void this.settleBatch(batch).finally(() => {
+          this.inFlight--;
+          this.schedule();
+        });
       }
     });
   }
 
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, MAX_BATCH);
-      try {
-        await this.writeBatch(batch);
-      } catch (error) {
-        for (const item of batch) item.reject(error);
-        continue;
-      }
-      for (const item of batch) {
-        if (item.failed !== undefined) item.reject(item.failed);
-        else {
-          if (item.paid) {
-            item.caller.meter.spent += item.charge;
-            this.announce(item);
-          }
-          item.caller.meter.remaining = item.balanceAfter!;
-          item.resolve(item.balanceAfter!);
+  private async settleBatch(batch: Pending[]): Promise<void> {
+    try {
+      await this.writeBatch(batch);
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    for (const item of batch) {
+      if (item.failed !== undefined) item.reject(item.failed);
+      else {
+        if (item.paid) {
+          item.caller.meter.spent += item.charge;
+          this.announce(item);
         }
+        item.caller.meter.remaining = item.balanceAfter!;
+        item.resolve(item.balanceAfter!);
       }
     }
-    this.flushing = false;
   }
 
   /**
@@ -192,19 +196,19 @@ export class UsageMeter {
   }
 
   /**
-   * The usual batch on MySQL/MariaDB in one round trip instead of six: the whole transaction goes
-   * as one script (MysqlScript), each write conditioned so that it changes exactly the rows it
-   * would if every request fits, followed by a guard that stops the script before its COMMIT when
-   * it did not. The usual batch: no revoked key, every account's requests within its quota and
-   * covered by its balance, every counter of the period already there. Anything else (a guard, a
-   * deadlock, any statement's error) rolls the script back and resolves false, and the batch is
-   * written by the exact transaction; only a broken connection (where whether COMMIT ran is
-   * unknown) rejects, as a broken COMMIT always did.
+   * The usual batch as one script (ScriptRunner): on MariaDB/MySQL one round trip instead of six,
+   * on SQLite a transaction on a thread of its own instead of the event loop's. Each write is
+   * conditioned so that it changes exactly the rows it would if every request fits, and the script
+   * stops before its commit when a step does not find what it expects. The usual batch: no revoked
+   * key, every account's requests within its quota and covered by its balance, every counter of
+   * the period already there. Anything else (a stopped script, a deadlock, any statement's error)
+   * resolves false, and the batch is written by the exact transaction; only a broken connection
+   * (where whether the script committed is unknown) rejects, as a broken COMMIT always did.
    *
    * The balances are read under lock first; the ledger rows' balance after each charge is the
    * account's new balance plus what the account's later requests of the batch were charged.
    */
-  private async writeInOneTrip(script: MysqlScript, batch: Pending[]): Promise<boolean> {
+  private async writeInOneTrip(script: ScriptRunner, batch: Pending[]): Promise<boolean> {
     try {
       await script.open();
     } catch {
@@ -212,21 +216,22 @@ export class UsageMeter {
     }
     const groups = this.groupsOf(batch);
     const ids = padded(groups.map(([id]) => id));
-    const statements: ScriptStatement[] = [
-      { sql: 'START TRANSACTION' },
-      { sql: `SELECT id, credits FROM accounts WHERE id IN (${marks(ids.length)}) FOR UPDATE`, params: ids },
+    const steps: ScriptStep[] = [
+      {
+        sql: `SELECT id, credits FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
+        params: ids,
+      },
     ];
     const keys = this.keyIdsOf(batch);
     if (keys.length > 0) {
-      statements.push(
-        guard(
-          `(SELECT COUNT(*) FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${marks(keys.length)})) = 0`,
-          keys,
-        ),
-      );
+      steps.push({
+        sql: `SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${marks(keys.length)})`,
+        params: keys,
+        noRows: true,
+      });
     }
     for (const [period, entries] of this.quotaEntries(groups)) {
-      statements.push(this.countIfAllFitStatement(period, entries), guard(`ROW_COUNT() = ${entries.length}`));
+      steps.push({ ...this.countIfAllFitStatement(period, entries), changes: entries.length });
     }
     // Every charge paid, from balances equal to the accounts' totals: each request's balance after
     // it is then what its account is charged after it, the final balance 0.
@@ -236,33 +241,27 @@ export class UsageMeter {
     const { debits, paid } = this.allocate(groups, totals);
     if (debits.length > 0) {
       const cases = padded(debits);
-      statements.push(
-        {
-          sql:
-            `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
-            `WHERE id IN (${marks(cases.length)}) AND credits >= CASE id ${whenThen(cases.length)} END`,
-          params: [...cases.flat(), ...cases.map(([id]) => id), ...cases.flat()],
-        },
-        guard(`ROW_COUNT() = ${debits.length}`),
-      );
+      steps.push({
+        sql:
+          `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
+          `WHERE id IN (${marks(cases.length)}) AND credits >= CASE id ${whenThen(cases.length)} END`,
+        params: [...cases.flat(), ...cases.map(([id]) => id), ...cases.flat()],
+        changes: debits.length,
+      });
     }
-    if (paid.length > 0) {
-      statements.push(this.ledgerInsert(paid, 'after-new-balance'), guard(`ROW_COUNT() = ${paid.length}`));
-    }
-    statements.push({ sql: 'COMMIT' });
-    let results: unknown[];
+    if (paid.length > 0)
+      steps.push({ ...this.ledgerInsert(paid, 'after-new-balance'), changes: paid.length });
+    let outcome;
     try {
-      results = await script.run(statements);
+      outcome = await script.run(steps);
     } catch (error) {
       if ((error as { fatal?: boolean }).fatal) throw error;
-      // A guard is the expected way out (a quota running out, a new period, a revoked key); a
-      // deadlock or lock wait is another process's batch, worth a line at debug level.
-      if (!isGuardFailure(error))
-        logger.debug({ err: error }, 'one-trip metering batch failed, written again');
-      await script.run([{ sql: 'ROLLBACK' }]).catch(() => undefined);
+      // Another process's batch (a deadlock, a lock wait) or any statement's error: written again.
+      logger.debug({ err: error }, 'one-trip metering batch failed, written again');
       return false;
     }
-    const rows = results[1] as { id: number; credits: number }[];
+    if (!outcome.committed) return false;
+    const rows = outcome.results[0] as { id: number; credits: number }[];
     const before = new Map(rows.map((row) => [Number(row.id), Number(row.credits)]));
     for (const [id, items] of groups) {
       const newBalance = (before.get(id) ?? 0) - (totals.get(id) ?? 0);
@@ -398,7 +397,10 @@ export class UsageMeter {
   }
 
   /** countIfAllFit's UPDATE: it changes one row per account exactly when every account fits. */
-  private countIfAllFitStatement(period: string, entries: QuotaEntry[]): Required<ScriptStatement> {
+  private countIfAllFitStatement(
+    period: string,
+    entries: QuotaEntry[],
+  ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
     const cases = padded(entries.map(({ accountId, counted }) => [accountId, counted.length] as const));
     const ceilings = padded(
       entries.map(({ accountId, limit, counted }) => [accountId, limit.limit - counted.length]),
@@ -487,12 +489,12 @@ export class UsageMeter {
    * follow the balances. Multi-row INSERTs took one round trip per chunk (two or three a batch).
    * The balance after each charge is the one computed (`as-computed`), or, in a one-trip script
    * that did not know the balances yet, the account's new balance plus the computed figure
-   * (`after-new-balance`: MySQL only).
+   * (`after-new-balance`).
    */
   private ledgerInsert(
     paid: Pending[],
     balance: 'as-computed' | 'after-new-balance',
-  ): Required<ScriptStatement> {
+  ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
     const rows = JSON.stringify(
       paid.map((item) => [
         item.caller.principal.accountId,
@@ -510,14 +512,18 @@ export class UsageMeter {
     const sql =
       this.dialect === 'sqlite'
         ? columns +
-          "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), 'charge', " +
-          "json_extract(value, '$[3]'), json_extract(value, '$[4]'), ? FROM json_each(?) ORDER BY key"
-        : balance === 'as-computed'
-          ? columns +
-            `SELECT r.account_id, r.delta, r.balance_after, 'charge', r.reason, r.request_id, ? FROM ${jsonTable} ORDER BY r.n`
-          : columns +
-            `SELECT r.account_id, r.delta, a.credits + r.balance_after, 'charge', r.reason, r.request_id, ? ` +
-            `FROM ${jsonTable} JOIN accounts a ON a.id = r.account_id ORDER BY r.n`;
+          "SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), " +
+          (balance === 'as-computed'
+            ? "json_extract(j.value, '$[2]'), "
+            : "a.credits + json_extract(j.value, '$[2]'), ") +
+          "'charge', json_extract(j.value, '$[3]'), json_extract(j.value, '$[4]'), ? FROM json_each(?) AS j" +
+          (balance === 'as-computed' ? '' : " JOIN accounts a ON a.id = json_extract(j.value, '$[0]')") +
+          ' ORDER BY j.key'
+        : columns +
+          `SELECT r.account_id, r.delta, ${balance === 'as-computed' ? '' : 'a.credits + '}r.balance_after, ` +
+          `'charge', r.reason, r.request_id, ? FROM ${jsonTable}` +
+          (balance === 'as-computed' ? '' : ' JOIN accounts a ON a.id = r.account_id') +
+          ' ORDER BY r.n';
     return { sql, params: [new Date(), rows] };
   }
 

@@ -2,24 +2,52 @@ import type { EventTransport } from '../events/event-bus';
 import { logger } from '../logger';
 import type { SharedRedis } from './redis-connection';
 
+/** The channel (under the events prefix) of several events published together; no topic is named so. */
+const BATCH = '~batch';
+
 /**
  * Events over Redis pub/sub: one channel per topic under the deployment's prefix, payloads as JSON
  * (every event is plain data). Delivery is at most once, as in one process: a subscriber that is
  * not connected when an event is published misses it, like a WebSocket that was not open.
+ *
+ * The events of one turn of the event loop go as one message: a lone event on its topic's channel,
+ * several as one JSON array of [topic, payload] on the `~batch` channel, in the order published.
+ * The usage meter announces every charge of a batch at once (ten or twenty per batch under load):
+ * one PUBLISH each, received back by every process, cost a stored lookup with REDIS_URL about a
+ * third of its throughput in the hot-path bench.
  */
 export class RedisEventTransport implements EventTransport {
   private readonly channelPrefix: string;
   /** Publishes not yet acknowledged: close() waits for them (a CLI command exits right after). */
   private readonly pending = new Set<Promise<unknown>>();
+  /** Events of this turn of the event loop, not yet published. */
+  private buffer: [string, unknown][] = [];
 
   constructor(private readonly redis: SharedRedis) {
     this.channelPrefix = redis.key('events:');
   }
 
   send(topic: string, payload: unknown): void {
+    this.buffer.push([topic, payload ?? null]);
+    if (this.buffer.length === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const events = this.buffer;
+    if (events.length === 0) return;
+    this.buffer = [];
+    const [channel, message] =
+      events.length === 1
+        ? [this.channelPrefix + events[0][0], JSON.stringify(events[0][1])]
+        : [this.channelPrefix + BATCH, JSON.stringify(events)];
     const sent = this.redis.commands
-      .publish(this.channelPrefix + topic, JSON.stringify(payload ?? null))
-      .catch((error: unknown) => logger.error({ err: error, topic }, 'could not publish an event to Redis'))
+      .publish(channel, message)
+      .catch((error: unknown) =>
+        logger.error(
+          { err: error, topics: [...new Set(events.map(([topic]) => topic))] },
+          'could not publish events to Redis',
+        ),
+      )
       .finally(() => this.pending.delete(sent));
     this.pending.add(sent);
   }
@@ -28,7 +56,9 @@ export class RedisEventTransport implements EventTransport {
     const subscriber = this.redis.subscriber();
     subscriber.on('pmessage', (_pattern: string, channel: string, message: string) => {
       try {
-        deliver(channel.slice(this.channelPrefix.length), JSON.parse(message));
+        const topic = channel.slice(this.channelPrefix.length);
+        if (topic !== BATCH) deliver(topic, JSON.parse(message));
+        else for (const [each, payload] of JSON.parse(message) as [string, unknown][]) deliver(each, payload);
       } catch (error) {
         logger.warn({ err: error, channel }, 'dropped an unreadable event from Redis');
       }
@@ -40,6 +70,7 @@ export class RedisEventTransport implements EventTransport {
 
   async close(): Promise<void> {
     // The connections belong to SharedRedis, which closes them after this.
+    this.flush();
     await Promise.all([...this.pending]);
   }
 }

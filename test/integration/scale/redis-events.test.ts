@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { EventBus } from '../../../src/events/event-bus';
+import { SharedRedis } from '../../../src/shared/redis-connection';
+import { RedisEventTransport } from '../../../src/shared/redis-event-transport';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Takes the next `n` events of a subscription. */
+async function next(events: AsyncIterable<unknown>, n: number): Promise<unknown[]> {
+  const iterator = events[Symbol.asyncIterator]();
+  const seen: unknown[] = [];
+  while (seen.length < n) seen.push((await iterator.next()).value);
+  return seen;
+}
+
+/**
+ * Events between two processes over Redis (two connections here): the events of one turn of the
+ * event loop travel as one message and arrive in the order published, each to its topic's
+ * listeners, in the other process and in the one that published them.
+ */
+describe('events over Redis', () => {
+  let prefix: string;
+  let a: SharedRedis;
+  let b: SharedRedis;
+  let watcher: SharedRedis;
+  let busA: EventBus;
+  let busB: EventBus;
+
+  beforeEach(async () => {
+    prefix = `test-ev-${randomBytes(6).toString('hex')}:`;
+    a = new SharedRedis(REDIS_URL, prefix);
+    b = new SharedRedis(REDIS_URL, prefix);
+    watcher = new SharedRedis(REDIS_URL, prefix);
+    busA = new EventBus(new RedisEventTransport(a));
+    busB = new EventBus(new RedisEventTransport(b));
+    // The subscriptions are in place once Redis answers a command after them.
+    await Promise.all([a.commands.ping(), b.commands.ping()]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+  afterEach(async () => {
+    await busA.close();
+    await busB.close();
+    for (const redis of [a, b, watcher]) await redis.close();
+  });
+
+  it('sends the events of one turn as one message, delivered in order to each topic', async () => {
+    const messages: string[] = [];
+    const raw = watcher.subscriber();
+    raw.on('pmessage', (_pattern: string, channel: string) => messages.push(channel.slice(prefix.length)));
+    await raw.psubscribe(`${prefix}events:*`);
+    const credits = busB.subscribe('creditsChanged');
+    const revoked = busB.subscribe('apiKeyRevoked');
+    const own = busA.subscribe('creditsChanged');
+    const gotCredits = next(credits, 3);
+    const gotRevoked = next(revoked, 1);
+    const gotOwn = next(own, 3);
+    busA.publish('creditsChanged', { n: 1 });
+    busA.publish('apiKeyRevoked', { keyId: 7 });
+    busA.publish('creditsChanged', { n: 2 });
+    busA.publish('creditsChanged', { n: 3 });
+    expect(await gotCredits).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(await gotRevoked).toEqual([{ keyId: 7 }]);
+    expect(await gotOwn).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    // A lone event later goes on its own topic's channel.
+    const later = next(credits, 1);
+    busA.publish('creditsChanged', { n: 4 });
+    expect(await later).toEqual([{ n: 4 }]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(messages).toEqual(['events:~batch', 'events:creditsChanged']);
+  });
+
+  it('publishes what is buffered before it closes', async () => {
+    const got = next(busB.subscribe('creditsChanged'), 2);
+    busA.publish('creditsChanged', { n: 1 });
+    busA.publish('creditsChanged', { n: 2 });
+    await busA.close();
+    expect(await got).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+});
