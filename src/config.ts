@@ -74,6 +74,9 @@ const schema = z.object({
   // MySQL/MariaDB: the usage meter writes a batch as one multi-statement script on a connection of
   // its own; off for a server or proxy that refuses multi-statements (six round trips a batch).
   METER_ONE_TRIP: bool(true),
+  // SQLite: the usage meter's batches on a thread of their own (see SqliteScript); off by default,
+  // as on this 2-core machine it helped in some bench runs and cost in others.
+  SQLITE_METER_THREAD: bool(false),
   SQLITE_CACHE_MB: int(64, 2, 4096),
   WORKER_SQLITE_CACHE_MB: int(16, 2, 4096),
   HEADER_PREFIX: z

@@ -1,4 +1,5 @@
 import { MysqlScript } from '../db/mysql-script';
+import type { ScriptRunner } from '../db/script';
 import { SqliteScript } from '../db/sqlite-script';
 import type { Config } from '../config';
 import { Database } from '../db/database';
@@ -131,6 +132,12 @@ export function fetchOptionsOf(config: Config): FetchPageOptions {
   };
 }
 
+/** Where the usage meter sends its batches whole (see UsageMeter.writeInOneTrip), if anywhere. */
+function meterScriptOf(config: Config, db: Database): ScriptRunner | null {
+  if (db.dialect === 'mysql') return config.METER_ONE_TRIP ? new MysqlScript(db) : null;
+  return config.SQLITE_METER_THREAD ? SqliteScript.of(db) : null;
+}
+
 export async function buildServices(
   config: Config,
   db: Database,
@@ -153,7 +160,7 @@ export async function buildServices(
     quotaClock,
     events,
     (revoked: ApiKeyRevokedEvent) => events.publish(TOPICS.apiKeyRevoked, revoked),
-    config.METER_ONE_TRIP ? (db.dialect === 'mysql' ? new MysqlScript(db) : SqliteScript.of(db)) : null,
+    meterScriptOf(config, db),
   );
   const credits = new CreditService(db, events, meter);
   const accounts = new AccountService(db, credits, plans, events, secrets);

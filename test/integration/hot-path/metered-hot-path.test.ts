@@ -65,7 +65,12 @@ describe('the metered hot path', () => {
   beforeAll(async () => {
     plansFile = join(mkdtempSync(join(tmpdir(), 'plans-')), 'plans.yaml');
     writeFileSync(plansFile, PLANS);
-    service = await startTestService({ PLANS_FILE: plansFile, KEY_CACHE_SECONDS: '300' });
+    // SQLite: the metering thread (opt-in) here; the other test files meter on the event loop.
+    service = await startTestService({
+      PLANS_FILE: plansFile,
+      KEY_CACHE_SECONDS: '300',
+      SQLITE_METER_THREAD: 'true',
+    });
     await storeSite(service);
   });
   afterAll(() => service.stop());
