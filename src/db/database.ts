@@ -28,7 +28,7 @@ export interface OpenOptions {
 export class Database {
   readonly dialect: Dialect;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Connections of its own a part opened beside TypeORM's (see MysqlScript): closed with it. */
+  /** Connections (or threads) a part opened beside TypeORM's (MysqlScript, SqliteScript): closed with it. */
   private readonly closers: (() => Promise<void>)[] = [];
 
   constructor(readonly dataSource: DataSource) {

@@ -72,7 +72,7 @@ export class UsageMeter {
   private inFlight = 0;
   /** Accounts whose quota ran out, until the end of that period: refused before any work. */
   private readonly exhausted = new Map<number, { period: string; error: QuotaError }>();
-  /** How batches were written on MySQL/MariaDB: in one round trip, or again in a transaction. */
+  /** With a script runner, how batches were written: as one script, or again as the exact transaction. */
   readonly trips = { oneTrip: 0, transaction: 0 };
 
   constructor(
@@ -147,9 +147,11 @@ export class UsageMeter {
   }
 
   /**
-   * MySQL/MariaDB: one script first, and when it did not fit (or failed before committing), the
-   * exact transaction. SQLite, where a round trip is a function call: the quick transaction, and
-   * the exact one when the quick count missed.
+   * With a script runner (MariaDB's one round trip, SQLite's thread when turned on): the script
+   * first, and when it stopped (or failed before committing), the exact transaction. Otherwise the
+   * quick transaction, and the exact one when the quick count missed. (With two SQLite batches in
+   * flight, a stopped first batch is written after the second: each stays exact, but at a quota's
+   * boundary a later request may be the one that fits.)
    */
   private async writeBatch(batch: Pending[]): Promise<void> {
     if (this.script) {
