@@ -40,6 +40,17 @@ describe.each(['memory', 'redis'])('%s rate-limit store', (kind) => {
     expect(await first.take('other', 2, 10_000, now + 10_500)).toBeNull();
   });
 
+  it('keeps counting after the server forgot its scripts (SCRIPT FLUSH, a restarted Redis)', async () => {
+    const now = Date.now();
+    expect(await first.take('flushed', 2, 10_000, now)).toBeNull();
+    await first.add('flushed-ip', 60_000, now);
+    if (a) await a.commands.script('FLUSH');
+    expect(await second.take('flushed', 2, 10_000, now + 1)).toBeNull();
+    expect(await first.take('flushed', 2, 10_000, now + 2)).toBe(9_998);
+    await second.add('flushed-ip', 60_000, now);
+    expect((await first.peek('flushed-ip', now)).count).toBe(2);
+  });
+
   it('counts per-address events in a fixed window shared across processes', async () => {
     const now = Date.now();
     await first.add('ip', 60_000, now);
