@@ -112,14 +112,14 @@ async function measureDatabase(
   console.log(`\n--- ${name} ---`);
   const seed = await seedHotPath(databaseUrl, SITES, PLANS_FILE);
   const first = await startApi(databaseUrl);
-  const watched: Watched[] = apiProcess(first.process.child.pid);
-  if (name === 'mariadb') watched.push({ name: 'MariaDB server', pid: localMariaDbPid() });
+  const servers: Watched[] = name === 'mariadb' ? [{ name: 'MariaDB server', pid: localMariaDbPid() }] : [];
+  const watched: Watched[] = [...apiProcess(first.process.child.pid), ...servers];
   try {
     const v1 = await measure(first.url, lookupV1Requests(seed), watched);
     console.log(`stored GET /lookup/v1/: ${v1.line}`);
     // The other way of metering, then the same measurement again (A, B, A): the first measurement
     // of a run has come out either side of the second by up to a quarter on this machine.
-    await measureAlternative(name, databaseUrl, seed, watched.slice(2));
+    await measureAlternative(name, databaseUrl, seed, servers);
     const again = await measure(first.url, lookupV1Requests(seed), watched);
     console.log(`stored GET /lookup/v1/ again: ${again.line}`);
     const v2 = await measure(first.url, lookupV2Requests(seed), watched);

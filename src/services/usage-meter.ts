@@ -241,16 +241,8 @@ export class UsageMeter {
       groups.map(([id, items]) => [id, items.reduce((sum, item) => sum + this.chargeOf(item), 0)]),
     );
     const { debits, paid } = this.allocate(groups, totals);
-    if (debits.length > 0) {
-      const cases = padded(debits);
-      steps.push({
-        sql:
-          `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
-          `WHERE id IN (${marks(cases.length)}) AND credits >= CASE id ${whenThen(cases.length)} END`,
-        params: [...cases.flat(), ...cases.map(([id]) => id), ...cases.flat()],
-        changes: debits.length,
-      });
-    }
+    if (debits.length > 0)
+      steps.push({ ...this.debitStatement(debits, 'if-covered'), changes: debits.length });
     if (paid.length > 0)
       steps.push({ ...this.ledgerInsert(paid, 'after-new-balance'), changes: paid.length });
     let outcome;
@@ -427,12 +419,8 @@ export class UsageMeter {
   ): Promise<void> {
     const { debits, paid } = this.allocate(groups, balances);
     if (debits.length > 0) {
-      const cases = padded(debits);
-      await session.run(
-        `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
-          `WHERE id IN (${marks(cases.length)})`,
-        [...cases.flat(), ...cases.map(([id]) => id)],
-      );
+      const { sql, params } = this.debitStatement(debits, 'as-allocated');
+      await session.run(sql, params);
     }
     if (paid.length > 0) {
       const { sql, params } = this.ledgerInsert(paid, 'as-computed');
@@ -480,6 +468,26 @@ export class UsageMeter {
     return { debits, paid };
   }
 
+  /**
+   * The balances' UPDATE, a CASE per account: as allocated from balances read under lock, or, in a
+   * script that has not read them, only where the balance covers the debit (`if-covered`: the
+   * script's step then expects one changed row per account).
+   */
+  private debitStatement(
+    debits: [number, number][],
+    only: 'as-allocated' | 'if-covered',
+  ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
+    const cases = padded(debits);
+    const covered = only === 'if-covered';
+    return {
+      sql:
+        `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
+        `WHERE id IN (${marks(cases.length)})` +
+        (covered ? ` AND credits >= CASE id ${whenThen(cases.length)} END` : ''),
+      params: [...cases.flat(), ...cases.map(([id]) => id), ...(covered ? cases.flat() : [])],
+    };
+  }
+
   /** What this request is charged in credits if it is served. */
   private chargeOf(item: Pending): number {
     return item.charge > 0 && this.isCharged(item.caller) ? item.charge : 0;
@@ -506,26 +514,23 @@ export class UsageMeter {
         item.caller.requestId,
       ]),
     );
-    const columns =
-      'INSERT INTO credit_ledger (account_id, delta, balance_after, kind, reason, request_id, created_at) ';
-    const jsonTable =
-      "JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, account_id INT PATH '$[0]', delta INT PATH '$[1]', " +
-      "balance_after INT PATH '$[2]', reason VARCHAR(200) PATH '$[3]', request_id VARCHAR(64) PATH '$[4]')) AS r";
-    const sql =
+    const relative = balance === 'after-new-balance';
+    // Each row's values, read from the JSON array by position; the order to insert them in.
+    const [value, from, order] =
       this.dialect === 'sqlite'
-        ? columns +
-          "SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), " +
-          (balance === 'as-computed'
-            ? "json_extract(j.value, '$[2]'), "
-            : "a.credits + json_extract(j.value, '$[2]'), ") +
-          "'charge', json_extract(j.value, '$[3]'), json_extract(j.value, '$[4]'), ? FROM json_each(?) AS j" +
-          (balance === 'as-computed' ? '' : " JOIN accounts a ON a.id = json_extract(j.value, '$[0]')") +
-          ' ORDER BY j.key'
-        : columns +
-          `SELECT r.account_id, r.delta, ${balance === 'as-computed' ? '' : 'a.credits + '}r.balance_after, ` +
-          `'charge', r.reason, r.request_id, ? FROM ${jsonTable}` +
-          (balance === 'as-computed' ? '' : ' JOIN accounts a ON a.id = r.account_id') +
-          ' ORDER BY r.n';
+        ? [(i: number) => `json_extract(j.value, '$[${i}]')`, 'json_each(?) AS j', 'j.key']
+        : [
+            (i: number) => `r.c${i}`,
+            "JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, c0 INT PATH '$[0]', c1 INT PATH '$[1]', " +
+              "c2 INT PATH '$[2]', c3 VARCHAR(200) PATH '$[3]', c4 VARCHAR(64) PATH '$[4]')) AS r",
+            'r.n',
+          ];
+    const sql =
+      'INSERT INTO credit_ledger (account_id, delta, balance_after, kind, reason, request_id, created_at) ' +
+      `SELECT ${value(0)}, ${value(1)}, ${relative ? 'a.credits + ' : ''}${value(2)}, 'charge', ${value(3)}, ` +
+      `${value(4)}, ? FROM ${from}` +
+      (relative ? ` JOIN accounts a ON a.id = ${value(0)}` : '') +
+      ` ORDER BY ${order}`;
     return { sql, params: [new Date(), rows] };
   }
 

@@ -55,7 +55,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async take(key: string, max: number, windowMs: number, now: number): Promise<number | null> {
-    const member = `${now}:${this.tag}:${(this.calls = (this.calls + 1) % Number.MAX_SAFE_INTEGER)}`;
+    const member = `${now}:${this.tag}:${++this.calls}`;
     const result = Number(
       await this.scripts.rateLimitTake(this.redis.key(`rl:s:${key}`), now, windowMs, max, member),
     );
