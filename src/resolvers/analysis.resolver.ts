@@ -10,6 +10,7 @@ import {
   UrlAnalysis,
 } from '../schema/analysis.type';
 import { toUrlAnalysis } from '../schema/analysis.mapper';
+import { lookupV1Json } from '../services/lookup-v1-answer';
 import type { AnalysisCompletedEvent } from '../services/site-analyzer';
 import { parseFieldSets, parseUrlList } from './analysis-args';
 import { parseHttpUrl } from '../services/url-input';
@@ -105,10 +106,19 @@ export class AnalysisResolver {
       callbackUrl: callbackUrl ?? undefined,
       denoise,
     });
-    if (outcome.kind === 'found') return { status: LookupStatus.FOUND, months: outcome.months };
+    const months = outcome.kind === 'found' ? outcome.months : [];
     return {
-      status: outcome.kind === 'received' ? LookupStatus.RECEIVED : LookupStatus.NOT_FOUND,
-      months: [],
+      status:
+        outcome.kind === 'found'
+          ? LookupStatus.FOUND
+          : outcome.kind === 'received'
+            ? LookupStatus.RECEIVED
+            : LookupStatus.NOT_FOUND,
+      months,
+      // Rendered only when the operation selects it (the REST facade's does).
+      get monthsJson() {
+        return lookupV1Json(months);
+      },
     };
   }
 

@@ -91,13 +91,15 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
         return;
       }
       if (cacheKey !== undefined && etag !== undefined && response.status === 200) {
-        const json = JSON.stringify(response.body);
+        const json = response.json ?? JSON.stringify(response.body);
         if (rendered.size >= MAX_RENDERED) rendered.clear();
         rendered.set(cacheKey, { etag, status: response.status, json });
         res.status(response.status).type('application/json').send(json);
         return;
       }
-      res.status(response.status).json(response.body);
+      if (response.json !== undefined)
+        res.status(response.status).type('application/json').send(response.json);
+      else res.status(response.status).json(response.body);
     } catch (error) {
       // An error is not the cacheable answer: drop the validators set for it.
       res.removeHeader('ETag');

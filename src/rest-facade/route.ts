@@ -16,7 +16,10 @@ export interface ParamSpec<T = unknown> {
 
 export interface RouteResponse {
   status: number;
-  body: unknown;
+  /** The answer, serialised as JSON by the facade... */
+  body?: unknown;
+  /** ...or already JSON text (an answer rendered once and kept, e.g. Lookup v1's stored months). */
+  json?: string;
   headers?: Record<string, string>;
 }
 

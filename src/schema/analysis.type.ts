@@ -121,7 +121,14 @@ export class LookupResult {
   status: LookupStatus;
 
   @Field(() => [LookupMonthType])
-  months: LookupMonthType[];
+  months: readonly LookupMonthType[];
+
+  @Field({
+    description:
+      "The months as GET /lookup/v1/'s JSON answer (each application's name, categories, versions and hits), " +
+      'rendered once per stored version of the site; "[]" unless found',
+  })
+  monthsJson: string;
 }
 
 @ObjectType({ description: 'An analysis of the caller finished' })

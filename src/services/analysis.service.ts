@@ -60,7 +60,9 @@ export type UrlOutcome =
   | { url: string; state: 'accepted' };
 
 export type LookupOutcome =
-  { kind: 'found'; months: LookupMonth[] } | { kind: 'received' } | { kind: 'not-found'; url: string };
+  | { kind: 'found'; months: readonly LookupMonth[] }
+  | { kind: 'received' }
+  | { kind: 'not-found'; url: string };
 
 export interface LiveInput {
   urls: string[];

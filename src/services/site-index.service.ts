@@ -16,6 +16,7 @@ import {
 } from '../entities';
 import { registrableDomainOf, SiteKey, siteKeyOf } from './site-key';
 import { VersionedCache } from './versioned-cache';
+import { StoredHistory } from './stored-history';
 import { SiteRowLoader } from './site-row-loader';
 import { setsMaskOf } from './site-sets';
 import { versionKeyOf } from './version-key';
@@ -83,7 +84,7 @@ const LOOKUP_CACHE_SITES = 10_000;
 export class SiteIndexService {
   private readonly sql: RawSql;
   /** Assembled Lookup v1 histories by host name (see lookup). */
-  private readonly histories = new VersionedCache<string, LookupMonth[]>(LOOKUP_CACHE_SITES);
+  private readonly histories = new VersionedCache<string, StoredHistory>(LOOKUP_CACHE_SITES);
   /** The site rows the stored lookups read first, several requests' in one statement. */
   readonly siteRows: SiteRowLoader;
 
@@ -234,7 +235,10 @@ export class SiteIndexService {
    * nothing was recorded since (its page-view count and last analysis time, one indexed read):
    * every recorded analysis raises both, in any process, so a cached history is never stale.
    */
-  async lookup(url: string, options: { minConfidence: number; now?: Date }): Promise<LookupMonth[] | null> {
+  async lookup(
+    url: string,
+    options: { minConfidence: number; now?: Date },
+  ): Promise<readonly LookupMonth[] | null> {
     const { hostname } = siteKeyOf(url);
     const site = await this.siteRows.load(hostname);
     if (!site) return null;
@@ -243,12 +247,12 @@ export class SiteIndexService {
       new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (LOOKUP_MONTHS - 1), 1)),
     );
     const version = `${site.id} ${site.hits} ${String(site.last_analyzed_at)} ${from}`;
-    const months = await this.histories.get(hostname, version, () => this.readHistory(Number(site.id), from));
-    if (months.length === 0) return null;
-    return months.map((month) => ({
-      ...month,
-      applications: month.applications.filter((a) => a.confidence >= options.minConfidence),
-    }));
+    const history = await this.histories.get(
+      hostname,
+      version,
+      async () => new StoredHistory(await this.readHistory(Number(site.id), from)),
+    );
+    return history.empty ? null : history.view(options.minConfidence);
   }
 
   private async readHistory(siteId: number, from: string): Promise<LookupMonth[]> {

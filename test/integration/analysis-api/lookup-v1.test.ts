@@ -2,6 +2,8 @@ import { LookupV1CallbackShape } from '../../../src/services/analysis-shapes';
 import { AnalysisKit, creditHeaders, q, startAnalysisKit } from './analysis-test-kit';
 import { startTwoPageSite, TwoPageSite } from './two-page-site';
 
+type JsonObject = Record<string, unknown>;
+
 /** MM-YYYY of now (UTC), as Lookup v1 names months. */
 function thisMonth(): string {
   const now = new Date();
@@ -104,6 +106,65 @@ describe('GET /lookup/v1/', () => {
     expect(names(denoised)).not.toContain('Service Provider Pro');
     expect(explicit.body).toEqual(denoised.body);
     expect(names(noisy).length).toBeGreaterThan(names(denoised).length);
+  });
+
+  it('answers with the GraphQL months of the documented fields, rendered once per stored version and never staler', async () => {
+    const { accountId, apiKey } = await account(20);
+    const receiver = await kit.receiverFor(accountId);
+    const asked = await kit.get(`/lookup/v1/?${q({ url: shop.url, callback_url: receiver.url })}`, apiKey);
+    if (asked.status === 202) {
+      await receiver.waitFor(1, 30_000);
+      await kit.jobsSettled();
+    }
+    // The GraphQL selection of the fields the served OpenAPI document gives the 200 answer: a field
+    // added to the type reaches the document and this selection, and must reach the REST answer too.
+    const fields = (schema: JsonObject): string =>
+      Object.entries(schema.properties as Record<string, JsonObject>)
+        .map(([name, field]) => {
+          const items = field.items as JsonObject | undefined;
+          return items?.properties ? `${name} { ${fields(items)} }` : name;
+        })
+        .join(' ');
+    const documented = (kit.contract as unknown as JsonObject).paths as Record<string, JsonObject>;
+    const ok = ((documented['/lookup/v1/'].get as JsonObject).responses as Record<string, JsonObject>)['200'];
+    const months = ((ok.content as JsonObject)['application/json'] as JsonObject).schema as JsonObject;
+    const selection = fields(months.items as JsonObject);
+    expect(selection).toBe('monthYear languages applications { name categories versions hits }');
+    const viaGraphql = async (denoise: boolean) => {
+      const res = await kit.service.graphql(
+        apiKey,
+        `query ($url: String!, $denoise: Boolean!) { lookup(url: $url, denoise: $denoise) { months { ${selection} } } }`,
+        { url: shop.url, denoise },
+      );
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.lookup.months;
+    };
+    for (const denoise of [true, false]) {
+      const rest = await kit.getPatiently(
+        `/lookup/v1/?${q({ url: shop.url, denoise: String(denoise) })}`,
+        apiKey,
+      );
+      expect(rest.status).toBe(200);
+      expect(rest.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(rest.body).toEqual(await viaGraphql(denoise));
+      // Asked again, the same stored version: the same text.
+      const again = await kit.getPatiently(
+        `/lookup/v1/?${q({ url: shop.url, denoise: String(denoise) })}`,
+        apiKey,
+      );
+      expect(again.text).toBe(rest.text);
+    }
+
+    // A new analysis of the site is in the very next answer: more page views, so more hits.
+    const hitsOf = (body: { applications: { name: string; hits: number }[] }[]) =>
+      body.at(-1)!.applications.find((a) => a.name === 'WordPress')!.hits;
+    const before = await kit.getPatiently(`/lookup/v1/?${q({ url: shop.url })}`, apiKey);
+    expect((await kit.getPatiently(`/analyze/v1/?${q({ url: shop.url })}`, apiKey)).body.status).toBe(
+      'success',
+    );
+    const after = await kit.getPatiently(`/lookup/v1/?${q({ url: shop.url })}`, apiKey);
+    expect(hitsOf(after.body)).toBe(hitsOf(before.body) + 1);
+    expect(after.body).toEqual(await viaGraphql(true));
   });
 
   it('answers 400 naming callback_url for a callback URL that is not http(s)', async () => {
