@@ -70,13 +70,22 @@ export async function buildContext(
   requestId: string,
   clientIp = '',
 ): Promise<GraphQLContext> {
-  const base = { requestId, clientIp, services, loaders: createLoaders(services) };
+  let loaders: Loaders | undefined;
+  const base = {
+    requestId,
+    clientIp,
+    services,
+    // Made on first use: few operations need them, and every request built them.
+    get loaders(): Loaders {
+      return (loaders ??= createLoaders(services));
+    },
+  };
   // Guessing keys is throttled per client address: past the limit no key from it is looked at.
   const failures = failedAuthLimiterFor(services);
   try {
     if (apiKey) await failures.check(clientIp);
     const principal = await services.auth.authenticate(apiKey);
-    return { ...base, caller: { principal, requestId, meter: newMeter() }, authError: null };
+    return Object.assign(base, { caller: { principal, requestId, meter: newMeter() }, authError: null });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (apiKey && error instanceof AuthError) {
@@ -84,7 +93,7 @@ export async function buildContext(
       // Never the key itself, not even part of it.
       logger.warn({ module: 'auth', requestId, clientIp, reason: error.message }, 'API key refused');
     }
-    return { ...base, caller: null, authError: error };
+    return Object.assign(base, { caller: null, authError: error });
   }
 }
 

@@ -34,6 +34,8 @@ export async function createApp(
   app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(requestMetricsMiddleware(services, ROUTE_TABLE));
+  const facade = createFacadeHandler(schema, services, ROUTE_TABLE);
+  app.use(facade.bodyless);
   app.use(metricsRouter(services));
   app.use(docsRouter(services.config));
   app.use(explorerRouter(services.config));
@@ -78,7 +80,7 @@ export async function createApp(
   );
 
   app.get('/v2/lists/:id/files/:file', createListDownloadHandler(services));
-  app.use(createFacadeHandler(schema, services, ROUTE_TABLE));
+  app.use(facade);
 
   app.use((req: Request, res: Response) => {
     sendError(

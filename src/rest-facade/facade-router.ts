@@ -7,7 +7,7 @@ import { publicRateLimiterFor } from '../graphql/public-rate-limiter';
 import type { Services } from '../services/services';
 import { sendError } from './error-response';
 import type { RestRoute } from './route';
-import { RouteMatcher } from './route-matcher';
+import { MatchResult, RouteMatcher } from './route-matcher';
 
 interface PreparedRoute {
   route: RestRoute;
@@ -44,12 +44,11 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
   // cost a GraphQL execution of ~100,000 fields, which need not be paid again until the tag changes.
   const rendered = new Map<string, { etag: string; status: number; json: string }>();
 
-  return async function facade(req: Request, res: Response, next: NextFunction): Promise<void> {
+  async function serve(req: Request, res: Response, match: MatchResult): Promise<void> {
     const requestId = res.locals.requestId as string;
-    const match = matcher.match(req.method, req.path);
-    if (match.kind === 'none') return next();
     try {
       if (match.kind === 'wrong-method') throw new MethodNotAllowedError(req.method, req.path, match.allowed);
+      if (match.kind !== 'match') return;
       const { route, document, compiled } = prepared.get(match.route)!;
       const context = await buildContext(services, req.get('x-api-key'), requestId, req.ip ?? '');
       if (!route.public && !context.caller) throw context.authError!;
@@ -97,16 +96,47 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
         res.status(response.status).type('application/json').send(json);
         return;
       }
-      if (response.json !== undefined)
-        res.status(response.status).type('application/json').send(response.json);
-      else res.status(response.status).json(response.body);
+      sendJson(res, response.status, response.json ?? JSON.stringify(response.body));
     } catch (error) {
       // An error is not the cacheable answer: drop the validators set for it.
       res.removeHeader('ETag');
       res.removeHeader('Cache-Control');
       sendError(res, error, requestId);
     }
+  }
+
+  const facade = (req: Request, res: Response, next: NextFunction): Promise<void> | void => {
+    const match = matcher.match(req.method, req.path);
+    return match.kind === 'none' ? next() : serve(req, res, match);
   };
+  /**
+   * The routes that take no body (every GET, the stored lookups among them), answered where this
+   * is mounted: before the body parser and the service's other paths, whose layers every facade
+   * request otherwise passed through (Express tries each in turn). Anything else goes on to the
+   * full handler, mounted after the body parser, which also answers 405; so does a request that
+   * carries a body anyway (the body parser still refuses a malformed or oversized one).
+   */
+  const bodyless = (req: Request, res: Response, next: NextFunction): Promise<void> | void => {
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
+      return next();
+    const match = matcher.match(req.method, req.path);
+    if (match.kind !== 'match' || match.route.params.some((param) => param.in === 'body')) return next();
+    return serve(req, res, match);
+  };
+  return Object.assign(facade, { bodyless });
+}
+
+/**
+ * An answer that is not revalidated, written straight to Node's response (the headers set so far
+ * kept): Express's send would parse the content type back to add a charset and test freshness on
+ * every stored lookup. HEAD is answered before this, without a body.
+ */
+function sendJson(res: Response, status: number, json: string): void {
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(json),
+  });
+  res.end(json);
 }
 
 /** Reads and validates every parameter; unknown query parameters are refused by name (typos surface). */
