@@ -33,11 +33,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuSecondsOf, localMariaDbPid, localRedisPid, machineCpuSeconds } from './hot-path/cpu-time';
-import { BenchProcess, freePort, spawnScript, waitUntilUp } from './hot-path/processes';
+import { PLANS_FILE, startApi } from './hot-path/api-process';
+import { freePort, spawnScript, waitUntilUp } from './hot-path/processes';
 import { summariseProfiles } from './hot-path/profile-summary';
 import { seedHotPath, HotPathSeed } from './hot-path/seed';
 import { withMariaDbDatabase } from './mariadb-scratch';
-import { MALLOC_TUNING } from '../src/shared/malloc-tuning';
 
 const SECONDS = Math.max(2, Number(process.env.HOT_PATH_SECONDS ?? 10));
 /**
@@ -52,7 +52,6 @@ const SITES = Math.max(1, Number(process.env.HOT_PATH_SITES ?? 50));
 const MARIADB = process.env.HOT_PATH_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306/';
 const REDIS = process.env.HOT_PATH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PROFILE = process.env.HOT_PATH_PROFILE === '1';
-const PLANS_FILE = join(__dirname, '..', '..', 'bench', 'hot-path', 'plans.json');
 
 const LOOKUP_V1_OPERATION = `query Lookup($url: String!, $callbackUrl: String, $denoise: Boolean!) {
       lookup(url: $url, callbackUrl: $callbackUrl, denoise: $denoise) {
@@ -245,38 +244,6 @@ async function measureScaleOut(databaseUrl: string, seed: HotPathSeed, alone: nu
   } finally {
     for (const api of apis) await api.process.stop();
   }
-}
-
-async function startApi(
-  databaseUrl: string,
-  nodeOptions: string[] = [],
-  extra: Record<string, string> = {},
-): Promise<{ url: string; process: BenchProcess }> {
-  const port = await freePort();
-  const child = spawnScript(
-    join(__dirname, '..', 'src', 'main.js'),
-    [],
-    {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl,
-      PLANS_FILE,
-      EMBEDDED_WORKER: 'false',
-      TRAFFIC_RANK_REFRESH_MINUTES: '0',
-      RECRAWL_AFTER_DAYS: '0',
-      // As `npm start` starts it.
-      ...MALLOC_TUNING,
-      ...extra,
-    },
-    nodeOptions,
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(`${url}/healthz`, child);
-  return { url, process: child };
 }
 
 async function measureCeiling(dir: string): Promise<Figures> {

@@ -26,7 +26,26 @@ export class RouteMatcher {
     }));
   }
 
+  /**
+   * Answers by method and path, bounded: every request is matched two or three times (metrics,
+   * the facade's lanes), and a stored lookup asks for the same path each time. The answers are
+   * frozen, as they are shared.
+   */
+  private readonly known = new Map<string, MatchResult>();
+
   match(method: string, path: string): MatchResult {
+    if (path.length > MAX_REMEMBERED_PATH) return this.find(method, path);
+    const key = `${method} ${path}`;
+    let result = this.known.get(key);
+    if (result === undefined) {
+      result = deepFreeze(this.find(method, path));
+      if (this.known.size >= MAX_REMEMBERED) this.known.clear();
+      this.known.set(key, result);
+    }
+    return result;
+  }
+
+  private find(method: string, path: string): MatchResult {
     const parts = split(path);
     const candidates: { route: RestRoute; params: Record<string, string>; literals: number }[] = [];
     for (const { route, segments } of this.compiled) {
@@ -50,6 +69,18 @@ export class RouteMatcher {
     if (hit) return { kind: 'match', route: hit.route, pathParams: hit.params };
     return { kind: 'wrong-method', allowed: [...new Set(top.map((c) => c.route.method))] };
   }
+}
+
+/** Paths whose match is remembered at most, and the longest remembered (ids make paths vary). */
+const MAX_REMEMBERED = 1_000;
+const MAX_REMEMBERED_PATH = 256;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const [key, child] of Object.entries(value)) if (key !== 'route') deepFreeze(child);
+  }
+  return value;
 }
 
 function split(path: string): string[] {
