@@ -17,8 +17,14 @@ import type { JsonSchema } from './json-schema';
  * publishes for it. A nullable GraphQL field is an optional property: the presenters leave absent
  * values out instead of sending null.
  */
-export function selectionOf(schema: GraphQLSchema, typeName: string, omit: readonly string[] = []): string {
-  return selectionOfType(namedObject(schema, typeName), new Set(omit));
+export function selectionOf(
+  schema: GraphQLSchema,
+  typeName: string,
+  omit: readonly string[] = [],
+  /** Which of the type's own fields to select (omit applies at every level). */
+  topLevel: (field: string) => boolean = () => true,
+): string {
+  return selectionOfType(namedObject(schema, typeName), new Set(omit), topLevel);
 }
 
 export function jsonSchemaOf(
@@ -35,11 +41,16 @@ function namedObject(schema: GraphQLSchema, typeName: string) {
   return type;
 }
 
-function selectionOfType(type: GraphQLNamedType, omit: Set<string>): string {
+function selectionOfType(
+  type: GraphQLNamedType,
+  omit: Set<string>,
+  include: (field: string) => boolean = () => true,
+): string {
   if (!isObjectType(type)) return '';
   const fields: string[] = [];
   for (const field of Object.values(type.getFields())) {
-    if (omit.has(field.name) || field.args.some((a) => isNonNullType(a.type))) continue;
+    if (!include(field.name) || omit.has(field.name) || field.args.some((a) => isNonNullType(a.type)))
+      continue;
     const inner = getNamedType(field.type);
     fields.push(isObjectType(inner) ? `${field.name} { ${selectionOfType(inner, omit)} }` : field.name);
   }

@@ -9,6 +9,8 @@ import type { RestRoute } from '../route';
 
 /** The technology object of the REST answer: GraphQL's, without confidence (it stays on GraphQL). */
 const TECHNOLOGY_OMIT = ['confidence'];
+/** SiteLookupType's own fields; the others are the enriched record's (sets=). */
+const OWN_FIELDS = ['url', 'state', 'technologies', 'months', 'errors'];
 
 export const LOOKUP_V2_ROUTES: RestRoute[] = [
   {
@@ -78,11 +80,17 @@ export const LOOKUP_V2_ROUTES: RestRoute[] = [
         description: 'Accepted for compatibility and not used: this service sends no debug mail',
       }),
     ],
+    // The enriched record's fields are asked for only with sets= (without, every one is null: the
+    // stored lookup's operation resolved and the presenter dropped some forty of them per URL).
     operation: (schema) => `query LookupV2($urls: [String!]!, $live: Boolean!, $recursive: Boolean!,
-        $callbackUrl: String, $sets: [String!]!, $denoise: Boolean!, $minAge: Int!, $maxAge: Int!, $squash: Boolean!) {
+        $callbackUrl: String, $sets: [String!]!, $denoise: Boolean!, $minAge: Int!, $maxAge: Int!, $squash: Boolean!,
+        $withSets: Boolean!) {
       lookupV2(urls: $urls, live: $live, recursive: $recursive, callbackUrl: $callbackUrl, sets: $sets,
         denoise: $denoise, minAge: $minAge, maxAge: $maxAge, squash: $squash) {
-        ${selectionOf(schema, 'SiteLookupType', TECHNOLOGY_OMIT)}
+        ${selectionOf(schema, 'SiteLookupType', TECHNOLOGY_OMIT, (field) => OWN_FIELDS.includes(field))}
+        ... @include(if: $withSets) {
+          ${selectionOf(schema, 'SiteLookupType', TECHNOLOGY_OMIT, (field) => !OWN_FIELDS.includes(field))}
+        }
       }
     }`,
     variables: (v) => ({
@@ -95,6 +103,7 @@ export const LOOKUP_V2_ROUTES: RestRoute[] = [
       minAge: v.min_age ?? 0,
       maxAge: v.max_age ?? 2,
       squash: v.squash ?? true,
+      withSets: ((v.sets as string[] | undefined) ?? []).length > 0,
     }),
     respond: (data) => ({
       status: 200,
