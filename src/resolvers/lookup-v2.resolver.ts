@@ -1,7 +1,8 @@
-import { Args, ArgsType, Ctx, Field, Int, Query, Resolver } from 'type-graphql';
+import { Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLContext, requireCaller } from '../graphql/context';
 import { RateLimited } from '../graphql/guards';
 import { SiteLookupType } from '../schema/lookup-v2.type';
+import { lookupV2Json, type SiteLookup } from '../services/lookup-v2.presenter';
 import { ValidationError } from '../errors';
 import { parseFieldSets, parseUrlList } from './analysis-args';
 
@@ -50,8 +51,13 @@ function monthsArg(name: string, value: number, min: number, max: number): numbe
   return value;
 }
 
-@Resolver()
+@Resolver(() => SiteLookupType)
 export class LookupV2Resolver {
+  @FieldResolver(() => String)
+  json(@Root() lookup: SiteLookup): string {
+    return lookupV2Json(lookup);
+  }
+
   @Query(() => [SiteLookupType], {
     description: 'GET /v2/lookup/: sites from the index (or analysed now), with field sets',
   })

@@ -17,14 +17,8 @@ import type { JsonSchema } from './json-schema';
  * publishes for it. A nullable GraphQL field is an optional property: the presenters leave absent
  * values out instead of sending null.
  */
-export function selectionOf(
-  schema: GraphQLSchema,
-  typeName: string,
-  omit: readonly string[] = [],
-  /** Which of the type's own fields to select (omit applies at every level). */
-  topLevel: (field: string) => boolean = () => true,
-): string {
-  return selectionOfType(namedObject(schema, typeName), new Set(omit), topLevel);
+export function selectionOf(schema: GraphQLSchema, typeName: string, omit: readonly string[] = []): string {
+  return selectionOfType(namedObject(schema, typeName), new Set(omit));
 }
 
 export function jsonSchemaOf(
@@ -41,16 +35,11 @@ function namedObject(schema: GraphQLSchema, typeName: string) {
   return type;
 }
 
-function selectionOfType(
-  type: GraphQLNamedType,
-  omit: Set<string>,
-  include: (field: string) => boolean = () => true,
-): string {
+function selectionOfType(type: GraphQLNamedType, omit: Set<string>): string {
   if (!isObjectType(type)) return '';
   const fields: string[] = [];
   for (const field of Object.values(type.getFields())) {
-    if (!include(field.name) || omit.has(field.name) || field.args.some((a) => isNonNullType(a.type)))
-      continue;
+    if (omit.has(field.name) || field.args.some((a) => isNonNullType(a.type))) continue;
     const inner = getNamedType(field.type);
     fields.push(isObjectType(inner) ? `${field.name} { ${selectionOfType(inner, omit)} }` : field.name);
   }

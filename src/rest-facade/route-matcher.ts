@@ -1,3 +1,4 @@
+import { deepFreeze } from '../shared/deep-freeze';
 import type { RestRoute } from './route';
 
 interface CompiledPath {
@@ -38,7 +39,8 @@ export class RouteMatcher {
     const key = `${method} ${path}`;
     let result = this.known.get(key);
     if (result === undefined) {
-      result = deepFreeze(this.find(method, path));
+      // The route itself is the table's, not this answer's.
+      result = deepFreeze(this.find(method, path), ['route']);
       if (this.known.size >= MAX_REMEMBERED) this.known.clear();
       this.known.set(key, result);
     }
@@ -74,14 +76,6 @@ export class RouteMatcher {
 /** Paths whose match is remembered at most, and the longest remembered (ids make paths vary). */
 const MAX_REMEMBERED = 1_000;
 const MAX_REMEMBERED_PATH = 256;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const [key, child] of Object.entries(value)) if (key !== 'route') deepFreeze(child);
-  }
-  return value;
-}
 
 function split(path: string): string[] {
   return path.split('/').filter(Boolean).map(safeDecode);

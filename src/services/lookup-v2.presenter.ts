@@ -53,6 +53,33 @@ export function toLookupV2Object(lookup: SiteLookup | NullableSiteLookup): Recor
   return out;
 }
 
+/** Technologies' JSON texts, by the (frozen, shared) technology they render: stored-site-reader.ts. */
+const technologyTexts = new WeakMap<LookupTechnology, string>();
+
+/**
+ * toLookupV2Object's answer as JSON text. A stored site answered with its current technologies and
+ * no field sets (the usual stored lookup) is written from each technology's text, kept per
+ * technology: the reader hands out the same frozen objects while the site's stored version holds,
+ * so a stored Lookup v2 no longer builds and serialises every Technology object of its answer per
+ * request. Anything else is serialised whole.
+ */
+export function lookupV2Json(lookup: SiteLookup): string {
+  const plain =
+    (lookup.state === 'FOUND' || lookup.state === 'ANALYSED') &&
+    lookup.months === null &&
+    Object.keys(lookup).every((key) => OWN_FIELDS.has(key));
+  if (!plain) return JSON.stringify(toLookupV2Object(lookup));
+  const technologies = lookup.technologies.map((technology) => {
+    let text = technologyTexts.get(technology);
+    if (text === undefined) {
+      text = JSON.stringify(toTechnologyObject(technology));
+      technologyTexts.set(technology, text);
+    }
+    return text;
+  });
+  return `{"url":${JSON.stringify(lookup.url)},"technologies":[${technologies.join(',')}]}`;
+}
+
 /** The Technology object of the contract (Live v2, Crawl v2, enriched lookup). */
 export function toTechnologyObject(
   t: Omit<LookupTechnology, 'cpe' | 'trafficRank'> & { cpe?: string | null; trafficRank?: number | null },

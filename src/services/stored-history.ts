@@ -1,3 +1,4 @@
+import { deepFreeze } from '../shared/deep-freeze';
 import type { LookupMonth } from './site-index.service';
 
 /**
@@ -30,10 +31,4 @@ export class StoredHistory {
     this.views.set(minConfidence, Object.freeze(view));
     return view;
   }
-}
-
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  for (const child of Object.values(value)) deepFreeze(child);
-  Object.freeze(value);
 }

@@ -8,6 +8,7 @@ import { EnrichmentFields, flattenSets } from './enrichment-fields';
 import { eventsOf, parseList, SiteIndexService } from './site-index.service';
 import { siteKeyOf } from './site-key';
 import { VersionedCache } from './versioned-cache';
+import { deepFreeze } from '../shared/deep-freeze';
 
 /** Sites whose current technologies are kept in memory (see StoredSiteReader.technologies). */
 const TECHNOLOGY_CACHE_SITES = 10_000;
@@ -19,6 +20,12 @@ interface StoredTechnology {
   versions: string[];
   confidence: number;
   confirmedAt: Date;
+}
+
+/** A current technology as stored (for the window and denoise) and as published. */
+interface CurrentTechnology {
+  stored: StoredTechnology;
+  technology: LookupTechnology;
 }
 
 /** The Technology object of Lookup v2 (and GraphQL's richer form: confidence stays on GraphQL). */
@@ -65,8 +72,12 @@ export interface ReadOptions {
  */
 export class StoredSiteReader {
   private readonly sql: RawSql;
-  /** Site id → its current technologies, under the version of the site row they were read at. */
-  private readonly current = new VersionedCache<number, StoredTechnology[]>(TECHNOLOGY_CACHE_SITES);
+  /**
+   * Site id → its current technologies, each as stored and in its published form (frozen: shared
+   * by every request, and lookup-v2.presenter.ts keeps each one's JSON text), under the version of
+   * the site row they were read at.
+   */
+  private readonly current = new VersionedCache<number, CurrentTechnology[]>(TECHNOLOGY_CACHE_SITES);
 
   constructor(
     private readonly db: Database,
@@ -101,18 +112,18 @@ export class StoredSiteReader {
     const { from, to } = windowBounds(options.window, options.now);
     const start = from.getTime();
     const end = to.getTime();
-    return (await this.currentTechnologies(site))
-      .filter(
-        (row) =>
-          row.confidence >= options.minConfidence &&
-          row.confirmedAt.getTime() >= start &&
-          row.confirmedAt.getTime() <= end,
-      )
-      .map((row) => this.technology(site, row.slug, row.name, row.versions, row.confidence, row.confirmedAt));
+    const kept: LookupTechnology[] = [];
+    for (const { stored, technology } of await this.currentTechnologies(site)) {
+      const at = stored.confirmedAt.getTime();
+      if (stored.confidence >= options.minConfidence && at >= start && at <= end) kept.push(technology);
+    }
+    return kept;
   }
 
-  private currentTechnologies(site: SiteEntity): Promise<StoredTechnology[]> {
-    return this.current.get(site.id, `${site.hits} ${site.lastAnalyzedAt.getTime()}`, async () =>
+  private currentTechnologies(site: SiteEntity): Promise<CurrentTechnology[]> {
+    // The published form carries the site's rank: a new rank is a new version too.
+    const version = `${site.hits} ${site.lastAnalyzedAt.getTime()} ${site.trafficRank}`;
+    return this.current.get(site.id, version, async () =>
       // The request every stored Lookup v2 makes on a miss: a prepared statement, not the query builder.
       (
         await this.sql.all<Record<string, unknown>>(
@@ -122,13 +133,24 @@ export class StoredSiteReader {
         )
       )
         .map((row) => hydrate(this.db, SiteTechnologyEntity, row))
-        .map((row) => ({
-          slug: row.slug,
-          name: row.name,
-          versions: parseList(row.versions),
-          confidence: row.confidence,
-          confirmedAt: row.confirmedAt,
-        })),
+        .map((row) => {
+          const stored: StoredTechnology = {
+            slug: row.slug,
+            name: row.name,
+            versions: parseList(row.versions),
+            confidence: row.confidence,
+            confirmedAt: row.confirmedAt,
+          };
+          const technology = this.technology(
+            site,
+            stored.slug,
+            stored.name,
+            stored.versions,
+            stored.confidence,
+            stored.confirmedAt,
+          );
+          return { stored, technology: deepFreeze(technology) };
+        }),
     );
   }
 

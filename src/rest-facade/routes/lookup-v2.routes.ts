@@ -1,6 +1,6 @@
 import { ENRICHMENT_SETS } from '../../enrichment';
-import { MAX_EMAIL_INPUT_LENGTH } from '../../services/email-verification.service';
 import { toLookupV2Object, type NullableSiteLookup } from '../../services/lookup-v2.presenter';
+import { MAX_EMAIL_INPUT_LENGTH } from '../../services/email-verification.service';
 import type { GraphQLSchema } from 'graphql';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';
@@ -9,8 +9,6 @@ import type { RestRoute } from '../route';
 
 /** The technology object of the REST answer: GraphQL's, without confidence (it stays on GraphQL). */
 const TECHNOLOGY_OMIT = ['confidence'];
-/** SiteLookupType's own fields; the others are the enriched record's (sets=). */
-const OWN_FIELDS = ['url', 'state', 'technologies', 'months', 'errors'];
 
 export const LOOKUP_V2_ROUTES: RestRoute[] = [
   {
@@ -80,17 +78,16 @@ export const LOOKUP_V2_ROUTES: RestRoute[] = [
         description: 'Accepted for compatibility and not used: this service sends no debug mail',
       }),
     ],
-    // The enriched record's fields are asked for only with sets= (without, every one is null: the
-    // stored lookup's operation resolved and the presenter dropped some forty of them per URL).
+    // The usual lookup (no field sets, squash=true) reads each URL's object as JSON text, written
+    // from texts kept per technology (lookup-v2.presenter.ts); with field sets or the monthly
+    // history the whole record is read and presented here, the enriched fields in the schema's order.
     operation: (schema) => `query LookupV2($urls: [String!]!, $live: Boolean!, $recursive: Boolean!,
         $callbackUrl: String, $sets: [String!]!, $denoise: Boolean!, $minAge: Int!, $maxAge: Int!, $squash: Boolean!,
-        $withSets: Boolean!) {
+        $whole: Boolean!) {
       lookupV2(urls: $urls, live: $live, recursive: $recursive, callbackUrl: $callbackUrl, sets: $sets,
         denoise: $denoise, minAge: $minAge, maxAge: $maxAge, squash: $squash) {
-        ${selectionOf(schema, 'SiteLookupType', TECHNOLOGY_OMIT, (field) => OWN_FIELDS.includes(field))}
-        ... @include(if: $withSets) {
-          ${selectionOf(schema, 'SiteLookupType', TECHNOLOGY_OMIT, (field) => !OWN_FIELDS.includes(field))}
-        }
+        json @skip(if: $whole)
+        ... @include(if: $whole) { ${selectionOf(schema, 'SiteLookupType', [...TECHNOLOGY_OMIT, 'json'])} }
       }
     }`,
     variables: (v) => ({
@@ -103,12 +100,13 @@ export const LOOKUP_V2_ROUTES: RestRoute[] = [
       minAge: v.min_age ?? 0,
       maxAge: v.max_age ?? 2,
       squash: v.squash ?? true,
-      withSets: ((v.sets as string[] | undefined) ?? []).length > 0,
+      whole: wholeRecord(v),
     }),
-    respond: (data) => ({
-      status: 200,
-      body: (data.lookupV2 as NullableSiteLookup[]).map(toLookupV2Object),
-    }),
+    respond: (data, values) => {
+      const lookups = data.lookupV2 as (NullableSiteLookup & { json?: string })[];
+      if (wholeRecord(values)) return { status: 200, body: lookups.map(toLookupV2Object) };
+      return { status: 200, json: `[${lookups.map((lookup) => lookup.json).join(',')}]` };
+    },
     responses: {
       200: {
         description: 'One object per URL: the stored or fresh result, {url, crawl: true}, or {url, errors}',
@@ -118,9 +116,13 @@ export const LOOKUP_V2_ROUTES: RestRoute[] = [
   },
 ];
 
+/** Field sets or the monthly history asked for: the answer is read as the whole record. */
+const wholeRecord = (values: Record<string, unknown>): boolean =>
+  ((values.sets as string[] | undefined) ?? []).length > 0 || values.squash === false;
+
 function lookupItemSchema(schema: GraphQLSchema): JsonSchema {
   const record = jsonSchemaOf(schema, 'SiteLookupType', {
-    omit: ['state', 'errors', 'months', ...TECHNOLOGY_OMIT],
+    omit: ['state', 'errors', 'months', 'json', ...TECHNOLOGY_OMIT],
   });
   const month = jsonSchemaOf(schema, 'LookupTechnologyMonthType', { omit: TECHNOLOGY_OMIT });
   const { technologies, ...fields } = record.properties ?? {};

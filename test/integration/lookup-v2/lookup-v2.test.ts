@@ -1,6 +1,11 @@
 import { creditHeaders, q } from '../analysis-api/analysis-test-kit';
 import { untilNotRateLimited } from '../../helpers/test-retry';
 import { ageSite, LookupKit, startLookupKit } from './lookup-v2-kit';
+import { EventBus } from '../../../src/events/event-bus';
+import { buildAppSchema } from '../../../src/graphql/build-schema';
+import { selectionOf } from '../../../src/rest-facade/graphql-shape';
+import { toLookupV2Object } from '../../../src/services/lookup-v2.presenter';
+import { siteKeyOf } from '../../../src/services/site-key';
 
 /**
  * GET /v2/lookup/ end to end: real local sites analysed by the real service, enrichment stored in
@@ -219,6 +224,52 @@ describe('GET /v2/lookup/', () => {
       expect(res.body[0]).toMatchObject({ url: kit.companyUrl, title: expect.any(String) });
       expect(res.body[0].results).toEqual([{ monthYear: month, technologies: expect.any(Array) }]);
       expect(res.body[0]).not.toHaveProperty('technologies');
+    });
+
+    it("answers the presenter's text of GraphQL's full answer, byte for byte, and follows the site's rank", async () => {
+      // Every field the REST answer may have, as GraphQL gives them; the presenter's published
+      // form of those must be exactly the REST text (stored answers are written from texts kept
+      // per technology: lookup-v2.presenter.ts).
+      const schema = await buildAppSchema(new EventBus());
+      const selection = selectionOf(schema, 'SiteLookupType', ['confidence', 'json']);
+      const viaGraphql = async (params: Record<string, unknown>) => {
+        const res = await untilNotRateLimited(() =>
+          kit.service.graphql(
+            key,
+            `query($urls: [String!]!, $sets: [String!]!, $squash: Boolean!, $denoise: Boolean!, $maxAge: Int!) {
+              lookupV2(urls: $urls, sets: $sets, squash: $squash, denoise: $denoise, maxAge: $maxAge) { ${selection} } }`,
+            params,
+          ),
+        );
+        expect(res.body.errors).toBeUndefined();
+        return JSON.stringify(res.body.data.lookupV2.map(toLookupV2Object));
+      };
+      const urls = [kit.companyUrl, kit.sites.url('/')];
+      expect((await lookup({ urls: urls[1], recursive: 'false' })).status).toBe(200); // indexed now
+      for (const [rest, graphql] of [
+        [{}, {}],
+        [{ sets: 'all' }, { sets: ['all'] }],
+        [{ squash: 'false' }, { squash: false }],
+        [
+          { denoise: 'false', max_age: '12' },
+          { denoise: false, maxAge: 12 },
+        ],
+      ] as [Record<string, string>, Record<string, unknown>][]) {
+        const res = await lookup({ urls: urls.join(','), ...rest });
+        expect(res.status).toBe(200);
+        expect(res.text).toBe(
+          await viaGraphql({ urls, sets: [], squash: true, denoise: true, maxAge: 2, ...graphql }),
+        );
+      }
+      // A new traffic rank (a rank refresh changes no analysis) is in the next answer.
+      const { db } = kit.service.running.services;
+      const { hostname } = siteKeyOf(kit.companyUrl);
+      await db.query('UPDATE sites SET traffic_rank = ? WHERE hostname = ?', [424242, hostname]);
+      const ranked = await lookup({ urls: kit.companyUrl });
+      expect(ranked.body[0].technologies[0].trafficRank).toBe(424242);
+      expect(ranked.text).toBe(
+        await viaGraphql({ urls: [kit.companyUrl], sets: [], squash: true, denoise: true, maxAge: 2 }),
+      );
     });
 
     it('answers the same through GraphQL, with the sets as typed fields and confidence', async () => {
