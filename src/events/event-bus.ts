@@ -14,6 +14,8 @@ export const TOPICS = {
   /** An account's plan changed: key caches drop its keys. */
   planChanged: 'PLAN_CHANGED',
   datasetOrderChanged: 'DATASET_ORDER_CHANGED',
+  /** An address reached a per-address limit (failed keys): every process refuses it until `until`. */
+  addressBlocked: 'ADDRESS_BLOCKED',
 } as const;
 
 /** Carries events between processes; `deliver` hands each received event to the local listeners. */
@@ -108,6 +110,15 @@ export interface CreditsChangedEvent {
 export interface ApiKeyRevokedEvent {
   keyId: number;
   accountId: number;
+}
+
+export interface AddressBlockedEvent {
+  /** The limiter's name (its counts' prefix). */
+  limiter: string;
+  /** The limiter's key of the address. */
+  address: string;
+  /** When its window resets (ms since the epoch). */
+  until: number;
 }
 
 export interface PlanChangedEvent {

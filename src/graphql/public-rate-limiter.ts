@@ -1,9 +1,13 @@
 import { RateLimitError } from '../errors';
+import { AddressBlockedEvent, EventBus, TOPICS } from '../events/event-bus';
 import type { Services } from '../services/services';
 import { MemoryRateLimitStore, RateLimitStore } from './rate-limit-store';
 import { rateLimitStoreFor } from './rate-limiter';
 
 const WINDOW_MS = 60_000;
+
+/** Blocked addresses kept before the expired ones are swept, so that a long-lived process stays bounded. */
+const SWEEP_AT = 10_000;
 
 /**
  * A count of events per client address per fixed minute window, kept in the service's
@@ -13,6 +17,9 @@ const WINDOW_MS = 60_000;
  * never touches.
  */
 export class PerAddressRateLimiter {
+  /** Address key → the time (ms) its window resets, of the addresses over the limit (with `blockedBy`). */
+  private readonly blocked = new Map<string, number>();
+
   constructor(
     private readonly perMinute: number,
     private readonly describe: (perMinute: number) => string,
@@ -20,19 +27,48 @@ export class PerAddressRateLimiter {
     /** Separates this limiter's counts from other limiters' in a shared store. */
     private readonly name = 'address',
     private readonly now: () => number = Date.now,
-  ) {}
+    /**
+     * Given, `check` reads only this process's list of blocked addresses: an address is put on it
+     * when a count of this process reaches the limit, and on every process's through this bus's
+     * `addressBlocked` event. Checked on every request (failed keys), the shared count would
+     * otherwise cost a round trip to Redis each time for an event that is rare.
+     */
+    private readonly blockedBy?: EventBus,
+  ) {
+    if (blockedBy) this.listen(blockedBy);
+  }
 
   /** Throws when the address has used up its minute; counts nothing. */
   async check(clientIp: string): Promise<void> {
-    const { count, resetInMs } = await this.store.peek(this.keyOf(clientIp), this.now());
-    if (count >= this.perMinute) {
-      throw new RateLimitError(this.describe(this.perMinute), Math.max(1, Math.ceil(resetInMs / 1000)));
+    const key = this.keyOf(clientIp);
+    const now = this.now();
+    let resetInMs: number;
+    if (this.blockedBy) {
+      const until = this.blocked.get(key);
+      if (until === undefined) return;
+      if (until <= now) {
+        this.blocked.delete(key);
+        return;
+      }
+      resetInMs = until - now;
+    } else {
+      const window = await this.store.peek(key, now);
+      if (window.count < this.perMinute) return;
+      resetInMs = window.resetInMs;
     }
+    throw new RateLimitError(this.describe(this.perMinute), Math.max(1, Math.ceil(resetInMs / 1000)));
   }
 
   /** Counts one event of the address. */
   async count(clientIp: string): Promise<void> {
-    await this.store.add(this.keyOf(clientIp), WINDOW_MS, this.now());
+    const key = this.keyOf(clientIp);
+    const now = this.now();
+    const window = await this.store.add(key, WINDOW_MS, now);
+    if (this.blockedBy && window.count >= this.perMinute) {
+      const event: AddressBlockedEvent = { limiter: this.name, address: key, until: now + window.resetInMs };
+      this.block(event);
+      this.blockedBy.publish(TOPICS.addressBlocked, event);
+    }
   }
 
   /** check, then count: a limit on requests. */
@@ -43,6 +79,23 @@ export class PerAddressRateLimiter {
 
   private keyOf(clientIp: string): string {
     return `${this.name}:${clientIp || 'unknown'}`;
+  }
+
+  private block({ address, until }: AddressBlockedEvent): void {
+    if (until <= (this.blocked.get(address) ?? 0)) return;
+    if (this.blocked.size >= SWEEP_AT) {
+      const now = this.now();
+      for (const [each, end] of this.blocked) if (end <= now) this.blocked.delete(each);
+    }
+    this.blocked.set(address, until);
+  }
+
+  private listen(events: EventBus): void {
+    void (async () => {
+      for await (const event of events.subscribe(TOPICS.addressBlocked)) {
+        if ((event as AddressBlockedEvent).limiter === this.name) this.block(event as AddressBlockedEvent);
+      }
+    })();
   }
 }
 
@@ -71,6 +124,8 @@ function limitersFor(services: Services): AddressLimiters {
         (n) => `Too many failed API keys: ${n} per minute per client address; retry later`,
         store,
         'auth-failures',
+        Date.now,
+        services.events,
       ),
     };
     limiters.set(services, found);

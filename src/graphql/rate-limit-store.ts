@@ -12,8 +12,17 @@ export interface RateLimitStore {
   take(key: string, max: number, windowMs: number, now: number): Promise<number | null>;
   /** Fixed window: the count of `key`'s current window and the milliseconds until it resets. */
   peek(key: string, now: number): Promise<{ count: number; resetInMs: number }>;
-  /** Fixed window: counts one event of `key` (a new window of `windowMs` starts when none is open). */
-  add(key: string, windowMs: number, now: number): Promise<void>;
+  /**
+   * Fixed window: counts one event of `key` (a new window of `windowMs` starts when none is open)
+   * and returns the window as it is after that event.
+   */
+  add(key: string, windowMs: number, now: number): Promise<FixedWindow>;
+}
+
+/** A fixed window's count and the milliseconds until it resets (0 and 0 when none is open). */
+export interface FixedWindow {
+  count: number;
+  resetInMs: number;
 }
 
 interface Bucket {
@@ -46,13 +55,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return null;
   }
 
-  async peek(key: string, now: number): Promise<{ count: number; resetInMs: number }> {
+  async peek(key: string, now: number): Promise<FixedWindow> {
     const window = this.windows.get(key);
     if (!window || window.resetAt <= now) return { count: 0, resetInMs: 0 };
     return { count: window.count, resetInMs: window.resetAt - now };
   }
 
-  async add(key: string, windowMs: number, now: number): Promise<void> {
+  async add(key: string, windowMs: number, now: number): Promise<FixedWindow> {
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
       if (this.windows.size >= SWEEP_AT) this.sweepWindows(now);
@@ -60,6 +69,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.windows.set(key, window);
     }
     window.count++;
+    return { count: window.count, resetInMs: window.resetAt - now };
   }
 
   private sweepBuckets(now: number): void {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RateLimitStore } from '../graphql/rate-limit-store';
+import type { FixedWindow, RateLimitStore } from '../graphql/rate-limit-store';
 import type { SharedRedis } from './redis-connection';
 
 /**
@@ -21,11 +21,14 @@ redis.call('PEXPIRE', KEYS[1], window)
 return -1
 `;
 
-/** Fixed window: INCR, and the expiry set by the first event of the window. KEYS[1]; ARGV: windowMs. */
+/**
+ * Fixed window: INCR, and the expiry set by the first event of the window; returns the count and
+ * the milliseconds left. KEYS[1]; ARGV: windowMs.
+ */
 const ADD_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1])) end
-return count
+return {count, redis.call('PTTL', KEYS[1])}
 `;
 
 /** The scripts as commands of the connection: sent by SHA-1 (EVALSHA), the text only when the server lacks it. */
@@ -62,14 +65,18 @@ export class RedisRateLimitStore implements RateLimitStore {
     return result < 0 ? null : Math.max(result, 1);
   }
 
-  async peek(key: string): Promise<{ count: number; resetInMs: number }> {
+  async peek(key: string): Promise<FixedWindow> {
     const name = this.redis.key(`rl:f:${key}`);
     const [count, ttl] = await Promise.all([this.redis.commands.get(name), this.redis.commands.pttl(name)]);
     if (count === null || ttl <= 0) return { count: 0, resetInMs: 0 };
     return { count: Number(count), resetInMs: ttl };
   }
 
-  async add(key: string, windowMs: number): Promise<void> {
-    await this.scripts.rateLimitAdd(this.redis.key(`rl:f:${key}`), windowMs);
+  async add(key: string, windowMs: number): Promise<FixedWindow> {
+    const [count, ttl] = (await this.scripts.rateLimitAdd(this.redis.key(`rl:f:${key}`), windowMs)) as [
+      number,
+      number,
+    ];
+    return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
   }
 }

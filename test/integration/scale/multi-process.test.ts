@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { createServer, Server, ServerResponse } from 'node:http';
+import { createServer, request, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { Client, createClient } from 'graphql-ws';
@@ -66,6 +66,30 @@ async function startSite(options: { hold?: boolean } = {}) {
   };
 }
 
+/** GET over a connection from `localAddress` (another loopback address: a client of its own). */
+function getFrom(
+  localAddress: string,
+  port: number,
+  path: string,
+  apiKey: string,
+): Promise<{ status: number; body: string; retryAfter: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, localAddress, headers: { 'x-api-key': apiKey } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body, retryAfter: Number(res.headers['retry-after']) }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
   for (let i = 0; i < 600; i++) {
     const value = await probe();
@@ -105,6 +129,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
       REDIS_URL,
       REDIS_KEY_PREFIX: redisPrefix,
       PUBLIC_RATE_LIMIT_PER_MINUTE: '3',
+      AUTH_FAILURES_PER_MINUTE: '4',
       // Short leases so a killed worker's job is recovered soon; long enough for a busy 2-core machine.
       JOB_LEASE_SECONDS: '6',
       JOB_POLL_INTERVAL_MS: '100',
@@ -191,6 +216,31 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
       statuses.push(response.status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+  });
+
+  it('refuses every key from an address on both API ports once its failed keys reach the limit on either', async () => {
+    // A client address of its own (127.0.0.7), so that the block leaves the other tests alone.
+    const from = (port: number, key: string) => getFrom('127.0.0.7', port, '/v2/credits/balance/', key);
+    const guess = () => `tis_${randomBytes(32).toString('hex')}`;
+    const failures: number[] = [];
+    // AUTH_FAILURES_PER_MINUTE=4, counted in Redis whichever port answers: the fourth failure
+    // (on the second port) blocks the address there, and on the first through the event it raises.
+    for (let i = 0; i < 4; i++) failures.push((await from(ports[i % 2], guess())).status);
+    expect(failures).toEqual([403, 403, 403, 403]);
+    const blocked = /Too many failed API keys/;
+    const second = await from(ports[1], apiKey);
+    expect(second.status).toBe(429);
+    expect(second.body).toMatch(blocked);
+    expect(second.retryAfter).toBeGreaterThanOrEqual(1);
+    // A valid key is answered (200) until the event arrives, which takes a moment at most.
+    const first = await until(async () => {
+      const answer = await from(ports[0], apiKey);
+      return answer.status === 429 ? answer : undefined;
+    }, 'the first port to refuse the address');
+    expect(first.body).toMatch(blocked);
+    expect((await from(ports[0], guess())).status).toBe(429);
+    // Another address is not affected.
+    expect((await getFrom('127.0.0.8', ports[0], '/v2/credits/balance/', apiKey)).status).toBe(200);
   });
 
   it('delivers an event raised by a job in a worker to a subscription on the other API process', async () => {

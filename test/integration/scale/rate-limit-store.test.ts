@@ -53,8 +53,11 @@ describe.each(['memory', 'redis'])('%s rate-limit store', (kind) => {
 
   it('counts per-address events in a fixed window shared across processes', async () => {
     const now = Date.now();
-    await first.add('ip', 60_000, now);
-    await second.add('ip', 60_000, now);
+    expect(await first.add('ip', 60_000, now)).toEqual({ count: 1, resetInMs: expect.any(Number) });
+    const added = await second.add('ip', 60_000, now);
+    expect(added.count).toBe(2);
+    expect(added.resetInMs).toBeGreaterThan(0);
+    expect(added.resetInMs).toBeLessThanOrEqual(60_000);
     const seen = await first.peek('ip', now);
     expect(seen.count).toBe(2);
     expect(seen.resetInMs).toBeGreaterThan(0);
