@@ -40,6 +40,24 @@ describe.each(['memory', 'redis'])('%s rate-limit store', (kind) => {
     expect(await first.take('other', 2, 10_000, now + 10_500)).toBeNull();
   });
 
+  it('counts calls made together (one script per turn of the event loop) exactly, in order', async () => {
+    const now = Date.now();
+    // Seven calls of one key from two processes at once, and others beside them: three pass.
+    const calls = Array.from({ length: 7 }, (_, i) =>
+      (i % 2 ? second : first).take('same', 3, 10_000, now + i),
+    );
+    const others = Array.from({ length: 300 }, (_, i) => first.take(`other-${i}`, 1, 10_000, now));
+    const results = await Promise.all(calls);
+    expect(results.filter((wait) => wait === null)).toHaveLength(3);
+    for (const wait of results.filter((each) => each !== null)) expect(wait).toBeGreaterThan(9_990);
+    // Within one process the calls are counted in the order made.
+    const alone = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => first.take('ordered', 2, 10_000, now + i)),
+    );
+    expect(alone).toEqual([null, null, 9_998, 9_997]);
+    expect(await Promise.all(others)).toEqual(Array.from({ length: 300 }, () => null));
+  });
+
   it('keeps counting after the server forgot its scripts (SCRIPT FLUSH, a restarted Redis)', async () => {
     const now = Date.now();
     expect(await first.take('flushed', 2, 10_000, now)).toBeNull();
