@@ -12,7 +12,8 @@
  * - stored GET /lookup/v1/ and stored GET /v2/lookup/ over REST;
  * - the facade's Lookup v1 operation POSTed to /graphql (the facade's own cost is the difference);
  * - on MariaDB, one and two API processes with REDIS_URL on the same database (two autocannon
- *   runs side by side for two).
+ *   runs side by side for two), and the most two could give on this machine (one over the busy
+ *   share of its CPU time while one process was measured).
  *
  * Every request is metered for real: each one is counted toward the quota and charged a credit
  * with its ledger row, as in production. The last three lines are the issue's summary:
@@ -64,6 +65,8 @@ interface Figures {
   p50: number;
   p99: number;
   line: string;
+  /** The share of the machine's CPU time that was busy during the measurement (0-1), when known. */
+  busy?: number;
 }
 
 const fmt = (n: number, digits = 0): string => n.toFixed(digits);
@@ -138,7 +141,7 @@ async function measureDatabase(
       ).text();
       writeFileSync(join(dir, 'lookup-body.json'), body);
     }
-    if (twoProcesses) await measureScaleOut(databaseUrl, seed, v1.rate);
+    if (twoProcesses) await measureScaleOut(databaseUrl, seed, v1);
     return v1.rate <= v2.rate ? v1 : v2;
   } finally {
     await first.process.stop();
@@ -211,7 +214,7 @@ async function measureAlternative(
  * rate limits and events), both figures measured in this run. Without Redis (HOT_PATH_REDIS_URL=off)
  * the two processes run without it, against the single-process figure above.
  */
-async function measureScaleOut(databaseUrl: string, seed: HotPathSeed, alone: number): Promise<void> {
+async function measureScaleOut(databaseUrl: string, seed: HotPathSeed, alone: Figures): Promise<void> {
   const redis: Record<string, string> =
     REDIS === 'off' ? {} : { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `hot-path-${process.pid}-${Date.now()}:` };
   const servers: Watched[] = [{ name: 'MariaDB server', pid: localMariaDbPid() }];
@@ -224,7 +227,7 @@ async function measureScaleOut(databaseUrl: string, seed: HotPathSeed, alone: nu
         ...apiProcess(single.process.child.pid),
         ...servers,
       ]);
-      one = figures.rate;
+      one = figures;
       console.log(`one API process with REDIS_URL, stored GET /lookup/v1/: ${figures.line}`);
     } finally {
       await single.process.stop();
@@ -239,8 +242,15 @@ async function measureScaleOut(databaseUrl: string, seed: HotPathSeed, alone: nu
     );
     console.log(
       `two API processes on one database${REDIS === 'off' ? '' : ' with REDIS_URL'}, stored GET /lookup/v1/: ` +
-        `${fmt(both.rate)} req/s, ${fmt(both.rate / one, 2)}x one process${both.cpu}`,
+        `${fmt(both.rate)} req/s, ${fmt(both.rate / one.rate, 2)}x one process${both.cpu}`,
     );
+    // Two processes cannot use more than the whole machine: with the load generator, the database
+    // and Redis on the same cores, the idle share one process leaves bounds what a second can add.
+    if (one.busy)
+      console.log(
+        `two processes at most ${fmt(1 / one.busy, 2)}x one on this machine ` +
+          `(one process left ${fmt((1 - one.busy) * 100)}% of its CPU time idle; no more CPU per request)`,
+      );
   } finally {
     for (const api of apis) await api.process.stop();
   }
@@ -328,15 +338,18 @@ async function measure(url: string, next: NextRequest, watched: Watched[] = []):
   const cpu = cpuMeter(watched);
   const result = await run(url, next, SECONDS, CONNECTIONS);
   const figures = figuresOf(result);
-  figures.line += cpu(completed(result));
+  const spent = cpu(completed(result));
+  figures.line += spent.line;
+  figures.busy = spent.busy;
   return figures;
 }
 
 /**
  * Starts counting the CPU time of the watched processes, of this process (the load generator) and
- * of the machine; the function it returns gives the CPU per request since then, for a figure's line.
+ * of the machine; the function it returns gives the CPU per request since then, for a figure's
+ * line, and the busy share of the machine.
  */
-function cpuMeter(watched: Watched[]): (requests: number) => string {
+function cpuMeter(watched: Watched[]): (requests: number) => { line: string; busy?: number } {
   const all: Watched[] = [...watched, { name: 'load generator', pid: process.pid }];
   const before = all.map((w) => cpuSecondsOf(w.pid, w.thread));
   const machine = machineCpuSeconds();
@@ -348,12 +361,14 @@ function cpuMeter(watched: Watched[]): (requests: number) => string {
       return [`${w.name} ${fmt(((after - start) / requests) * 1e6)} µs`];
     });
     const now = machineCpuSeconds();
+    let busyShare: number | undefined;
     if (machine && now) {
       const idle = now.idle - machine.idle;
       const busy = now.busy - machine.busy;
+      busyShare = busy / (idle + busy);
       spent.push(`machine idle ${fmt((idle / (idle + busy)) * 100)}%`);
     }
-    return spent.length > 0 ? `; CPU per request: ${spent.join(', ')}` : '';
+    return { line: spent.length > 0 ? `; CPU per request: ${spent.join(', ')}` : '', busy: busyShare };
   };
 }
 
@@ -370,7 +385,7 @@ async function measureTogether(
   for (const result of results) assertClean(result);
   return {
     rate: results.reduce((sum, result) => sum + completed(result) / result.duration, 0),
-    cpu: cpu(results.reduce((sum, result) => sum + completed(result), 0)),
+    cpu: cpu(results.reduce((sum, result) => sum + completed(result), 0)).line,
   };
 }
 
