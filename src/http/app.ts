@@ -13,12 +13,14 @@ import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
 import { metricsRouter, requestMetricsMiddleware } from './metrics.routes';
 import { docsRouter, explorerRouter } from './operator-pages';
+import { withBodylessLane } from './bodyless-lane';
 import { createListDownloadHandler } from './list-downloads';
 import { requestIdMiddleware } from './request-id';
 
 /**
  * The HTTP surface: /healthz, the OpenAPI document, /graphql (Apollo) and the REST facade, with
- * one JSON error shape for everything that goes wrong, including malformed or oversized bodies.
+ * one JSON error shape for everything that goes wrong, including malformed or oversized bodies;
+ * as Node's request listener, with the facade's bodyless GETs answered beside Express's router.
  */
 export async function createApp(
   services: Services,
@@ -32,8 +34,8 @@ export async function createApp(
   // included, and would answer 304 to a request that was charged. Answers that can be revalidated
   // set their own (the catalogue routes, the OpenAPI document).
   app.set('etag', false);
-  app.use(requestIdMiddleware);
-  app.use(requestMetricsMiddleware(services, ROUTE_TABLE));
+  const before = [requestIdMiddleware, requestMetricsMiddleware(services, ROUTE_TABLE)];
+  for (const middleware of before) app.use(middleware);
   const facade = createFacadeHandler(schema, services, ROUTE_TABLE);
   app.use(facade.bodyless);
   app.use(metricsRouter(services));
@@ -98,7 +100,7 @@ export async function createApp(
     sendError(res, translateBodyError(error), res.locals.requestId as string);
   });
 
-  return app;
+  return withBodylessLane(app, { match: facade.bodylessMatch, before, serve: facade.serve });
 }
 
 /** body-parser's errors carry a `type` (or at least a 4xx status); they become our own 400/413 errors. */

@@ -109,21 +109,26 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
     const match = matcher.match(req.method, req.path);
     return match.kind === 'none' ? next() : serve(req, res, match);
   };
+  /** The route of a request that carries no body and that a facade route taking no body answers. */
+  const bodylessMatch = (req: Request): MatchResult | null => {
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
+      return null;
+    const match = matcher.match(req.method, req.path);
+    return match.kind === 'match' && !match.route.params.some((param) => param.in === 'body') ? match : null;
+  };
   /**
    * The routes that take no body (every GET, the stored lookups among them), answered where this
    * is mounted: before the body parser and the service's other paths, whose layers every facade
    * request otherwise passed through (Express tries each in turn). Anything else goes on to the
    * full handler, mounted after the body parser, which also answers 405; so does a request that
-   * carries a body anyway (the body parser still refuses a malformed or oversized one).
+   * carries a body anyway (the body parser still refuses a malformed or oversized one). GETs come
+   * here from src/http/bodyless-lane.ts without Express's router; HEAD and the others through it.
    */
   const bodyless = (req: Request, res: Response, next: NextFunction): Promise<void> | void => {
-    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
-      return next();
-    const match = matcher.match(req.method, req.path);
-    if (match.kind !== 'match' || match.route.params.some((param) => param.in === 'body')) return next();
-    return serve(req, res, match);
+    const match = bodylessMatch(req);
+    return match ? serve(req, res, match) : next();
   };
-  return Object.assign(facade, { bodyless });
+  return Object.assign(facade, { bodyless, bodylessMatch, serve });
 }
 
 /**

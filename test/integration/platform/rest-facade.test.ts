@@ -137,6 +137,39 @@ describe('REST facade', () => {
     expect(bare.body).toEqual({ credits: 100 });
   });
 
+  it("answers a GET without a body beside Express's router with what the router would answer", async () => {
+    // A GET without a body is answered from Node's request event (src/http/bodyless-lane.ts); one
+    // with a body goes through Express's router to the same handler: same headers, same answer.
+    const headersOf = (res: { headers: Record<string, unknown> }) =>
+      Object.keys(res.headers)
+        .filter((name) => name !== 'date')
+        .sort();
+    const url = `${service.url}/v2/credits/balance/`;
+    const lane = await rawRequest(url, 'GET', { 'x-api-key': apiKey, 'x-request-id': 'lane-1' });
+    const router = await rawRequest(
+      url,
+      'GET',
+      {
+        'x-api-key': apiKey,
+        'x-request-id': 'router-1',
+        'content-type': 'application/json',
+        'content-length': '2',
+      },
+      '{}',
+    );
+    expect(lane.status).toBe(200);
+    expect(router.status).toBe(200);
+    expect(headersOf(lane)).toEqual(headersOf(router));
+    expect(lane.headers['x-request-id']).toBe('lane-1');
+    expect(lane.headers['content-type']).toBe(router.headers['content-type']);
+    expect(lane.text).toBe(router.text);
+    // The query as Express parses it: an unknown parameter is refused by name.
+    const unknown = await rawRequest(`${url}?colour=red`, 'GET', { 'x-api-key': apiKey });
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.text)).toMatchObject({ code: 'BAD_REQUEST', parameter: 'colour' });
+    expect(unknown.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
   it.each([
     ['POST', '/graphql', { 'content-type': 'text/plain' }, '{"query":"{ creditBalance { credits } }"}'],
     ['POST', '/graphql', { 'content-type': 'application/json' }, ''],
