@@ -1,7 +1,7 @@
 import { RateLimitError } from '../errors';
 import { AddressBlockedEvent, EventBus, TOPICS } from '../events/event-bus';
 import type { Services } from '../services/services';
-import { MemoryRateLimitStore, RateLimitStore } from './rate-limit-store';
+import { FixedWindow, MemoryRateLimitStore, RateLimitStore } from './rate-limit-store';
 import { rateLimitStoreFor } from './rate-limiter';
 
 const WINDOW_MS = 60_000;
@@ -56,11 +56,27 @@ export class PerAddressRateLimiter {
       if (window.count < this.perMinute) return;
       resetInMs = window.resetInMs;
     }
-    throw new RateLimitError(this.describe(this.perMinute), Math.max(1, Math.ceil(resetInMs / 1000)));
+    this.refuse(resetInMs);
   }
 
   /** Counts one event of the address. */
   async count(clientIp: string): Promise<void> {
+    await this.add(clientIp);
+  }
+
+  /**
+   * A limit on requests: counts this one and throws when it is over the limit. Counting first makes
+   * it one atomic step in the store (one round trip to Redis): a check and then a count let every
+   * request that arrived before the others' counts through, so concurrent requests of one address
+   * on several processes (or in one, with Redis) could pass the limit together.
+   */
+  async consume(clientIp: string): Promise<void> {
+    if (this.blockedBy) await this.check(clientIp);
+    const { count, resetInMs } = await this.add(clientIp);
+    if (count > this.perMinute) this.refuse(resetInMs);
+  }
+
+  private async add(clientIp: string): Promise<FixedWindow> {
     const key = this.keyOf(clientIp);
     const now = this.now();
     const window = await this.store.add(key, WINDOW_MS, now);
@@ -69,12 +85,11 @@ export class PerAddressRateLimiter {
       this.block(event);
       this.blockedBy.publish(TOPICS.addressBlocked, event);
     }
+    return window;
   }
 
-  /** check, then count: a limit on requests. */
-  async consume(clientIp: string): Promise<void> {
-    await this.check(clientIp);
-    await this.count(clientIp);
+  private refuse(resetInMs: number): never {
+    throw new RateLimitError(this.describe(this.perMinute), Math.max(1, Math.ceil(resetInMs / 1000)));
   }
 
   private keyOf(clientIp: string): string {
