@@ -1,5 +1,11 @@
 import type { Database } from './database';
-import type { ScriptOutcome, ScriptParam, ScriptRunner, ScriptStep } from './script';
+import {
+  MYSQL_SCRIPT_STOP,
+  type ScriptOutcome,
+  type ScriptParam,
+  type ScriptRunner,
+  type ScriptStep,
+} from './script';
 import { translateDriverError } from '../errors/db-error-translation';
 
 /** The statements the server runs for one step: the step, then a guard for its expectation. */
@@ -10,17 +16,14 @@ interface Sent {
   step?: number;
 }
 
-/**
- * A statement that fails unless `condition` holds: a scalar subquery of two rows is an error
- * (ER_SUBQUERY_NO_1_ROW) only when evaluated, so the server stops the script there, before its
- * COMMIT. (MariaDB's DO would turn the error into a warning; SET does not.)
- */
+/** A statement that fails unless `condition` holds (see MYSQL_SCRIPT_STOP). */
 const guard = (condition: string, params: ScriptParam[] = []): Sent => ({
-  sql: `SET @script_guard = IF(${condition}, 0, (SELECT 1 UNION ALL SELECT 2))`,
+  sql: `SET @script_guard = IF(${condition}, 0, ${MYSQL_SCRIPT_STOP})`,
   params,
 });
 
-const isGuardFailure = (error: unknown): boolean =>
+/** The error of MYSQL_SCRIPT_STOP: a guard's, or a self-stopping write's. */
+const isStop = (error: unknown): boolean =>
   (error as { code?: string } | undefined)?.code === 'ER_SUBQUERY_NO_1_ROW';
 
 interface DriverError extends Error {
@@ -54,7 +57,8 @@ const POOL_ONLY = [
 
 /**
  * A transaction script (ScriptRunner) sent to MySQL/MariaDB as one round trip: START TRANSACTION,
- * the steps, each followed by a guard statement for its expectation, and COMMIT, as one text query
+ * the steps, each followed by a guard statement for its expectation (or stopping the script
+ * themselves: MYSQL_SCRIPT_STOP), and COMMIT, as one text query
  * with `multipleStatements`, on a connection of its own opened on first use from the same options
  * as TypeORM's pool. The server runs the statements in order and stops at the first error, so a
  * failed guard stops the script before its COMMIT; it is then rolled back (a second round trip,
@@ -73,6 +77,8 @@ export class MysqlScript implements ScriptRunner {
    */
   readonly inFlight = 1;
   private connection: Promise<ScriptConnection> | null = null;
+  /** The last script run, settled or not: the next waits for it (see run). */
+  private last: Promise<unknown> = Promise.resolve();
   /** The connection `connection` opens or opened: forgotten when it breaks. */
   private current: ScriptConnection | null = null;
   private closed = false;
@@ -81,14 +87,21 @@ export class MysqlScript implements ScriptRunner {
     db.whenClosing(() => this.close());
   }
 
-  async run(steps: ScriptStep[]): Promise<ScriptOutcome> {
-    // START TRANSACTION would commit a transaction still open on this connection, and the script
-    // of a stopped one may have been queued before its ROLLBACK (scripts are sent without waiting
-    // for each other): whatever a stopped script left open is rolled back first.
-    const sent: Sent[] = [
-      { sql: 'ROLLBACK', params: [] },
-      { sql: 'START TRANSACTION', params: [] },
-    ];
+  /**
+   * Scripts run one after the other, each once the one before it has answered and, when stopped,
+   * been rolled back: START TRANSACTION would commit a transaction still open on the connection,
+   * so a script sent behind a stopped one before its ROLLBACK would commit the stopped one's
+   * writes. (Each script used to start with a ROLLBACK of its own instead: one statement of eleven
+   * in a usual metering batch, each statement a parse and a packet sent back.)
+   */
+  run(steps: ScriptStep[]): Promise<ScriptOutcome> {
+    const run = this.last.then(() => this.runNow(steps));
+    this.last = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runNow(steps: ScriptStep[]): Promise<ScriptOutcome> {
+    const sent: Sent[] = [{ sql: 'START TRANSACTION', params: [] }];
     steps.forEach((step, index) => {
       const params = step.params ?? [];
       if (step.noRows) sent.push(guard(`NOT EXISTS (${step.sql})`, params));
@@ -101,9 +114,12 @@ export class MysqlScript implements ScriptRunner {
       answers = await this.send(sent);
     } catch (error) {
       if ((error as DriverError).fatal) throw error;
-      // The statements after the failed one did not run; the transaction is still open.
-      await this.send([{ sql: 'ROLLBACK', params: [] }]).catch(() => undefined);
-      if (isGuardFailure(error)) return { committed: false };
+      // The statements after the failed one did not run; the transaction is still open. A
+      // connection where it could not be rolled back is dropped, and the transaction with it.
+      await this.send([{ sql: 'ROLLBACK', params: [] }]).catch(() => {
+        if (this.current) this.forget(this.current);
+      });
+      if (isStop(error)) return { committed: false };
       throw error;
     }
     const results: unknown[] = steps.map(() => null);

@@ -14,6 +14,14 @@ export interface ScriptStep {
   noRows?: boolean;
 }
 
+/**
+ * On MySQL/MariaDB, an expression that stops a script where it is evaluated: a scalar subquery of
+ * two rows is an error (ER_SUBQUERY_NO_1_ROW) only when evaluated, so `IF(<fits>, <value>, MYSQL_SCRIPT_STOP)`
+ * inside a write stops the script, before its COMMIT, at the first row that does not fit, with no
+ * guard statement after the write. MysqlScript.run resolves `committed: false` for it.
+ */
+export const MYSQL_SCRIPT_STOP = '(SELECT 1 UNION ALL SELECT 2)';
+
 /** A script either committed, with one result per step (rows, or the rows changed), or stopped. */
 export type ScriptOutcome = { committed: true; results: unknown[] } | { committed: false };
 

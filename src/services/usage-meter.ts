@@ -1,6 +1,6 @@
 import { marks, paddedToPowerOfTwo as padded } from '../db/padded-lists';
 import { RawSql, SqlSession } from '../db/raw-sql';
-import type { ScriptRunner, ScriptStep } from '../db/script';
+import { MYSQL_SCRIPT_STOP, type ScriptRunner, type ScriptStep } from '../db/script';
 import { AuthError, InsufficientCreditsError, QuotaError } from '../errors';
 import { ApiKeyRevokedEvent, CreditsChangedEvent, EventBus, TOPICS } from '../events/event-bus';
 import { logger } from '../logger';
@@ -202,13 +202,27 @@ export class UsageMeter {
    * on SQLite a transaction on a thread of its own instead of the event loop's. Each write is
    * conditioned so that it changes exactly the rows it would if every request fits, and the script
    * stops before its commit when a step does not find what it expects. The usual batch: no revoked
-   * key, every account's requests within its quota and covered by its balance, every counter of
-   * the period already there. Anything else (a stopped script, a deadlock, any statement's error)
-   * resolves false, and the batch is written by the exact transaction; only a broken connection
-   * (where whether the script committed is unknown) rejects, as a broken COMMIT always did.
+   * key, every account's requests within its quota and covered by its balance. Anything else (a
+   * stopped script, a deadlock, any statement's error) resolves false, and the batch is written by
+   * the exact transaction; only a broken connection (where whether the script committed is
+   * unknown) rejects, as a broken COMMIT always did.
    *
-   * The balances are read under lock first; the ledger rows' balance after each charge is the
-   * account's new balance plus what the account's later requests of the batch were charged.
+   * On MariaDB/MySQL the writes stop the script themselves (MYSQL_SCRIPT_STOP) instead of being
+   * checked by a guard statement each: the locking read of the balances stops at a revoked key of
+   * the batch, the counters are raised by one upsert that stops where an account's count would
+   * pass its limit (and starts a period's counter, which the exact transaction used to do), the
+   * balances' UPDATE stops where one does not cover its debit. A usual batch is then five
+   * statements instead of eleven: each statement the server parses and answers with a packet of
+   * its own, and the API reads. The ledger INSERT needs no check: it writes a row per charge of
+   * every account whose balance was debited (it joins the accounts). An account row cannot be
+   * missing (api_keys' foreign key keeps every key's account); were it missing anyway, it would be
+   * neither debited nor written to the ledger, and its charged requests are refused once the script
+   * has committed, as the exact transaction refuses them (no balance to read).
+   *
+   * On SQLite the steps carry their expectations (rows changed, no row found), checked by the
+   * thread between statements. The balances are read under lock first; the ledger rows' balance
+   * after each charge is the account's new balance plus what the account's later requests of the
+   * batch were charged.
    */
   private async writeInOneTrip(script: ScriptRunner, batch: Pending[]): Promise<boolean> {
     try {
@@ -216,24 +230,33 @@ export class UsageMeter {
     } catch {
       return false;
     }
+    const selfStopping = this.dialect === 'mysql';
     const groups = this.groupsOf(batch);
     const ids = padded(groups.map(([id]) => id));
-    const steps: ScriptStep[] = [
-      {
-        sql: `SELECT id, credits FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
-        params: ids,
-      },
-    ];
     const keys = this.keyIdsOf(batch);
-    if (keys.length > 0) {
-      steps.push({
-        sql: `SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${marks(keys.length)})`,
-        params: keys,
-        noRows: true,
-      });
-    }
+    const revoked = `SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${marks(keys.length)})`;
+    const steps: ScriptStep[] = [
+      selfStopping && keys.length > 0
+        ? {
+            sql:
+              `SELECT id, credits, IF(EXISTS (${revoked}), ${MYSQL_SCRIPT_STOP}, 0) AS revoked ` +
+              `FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
+            params: [...keys, ...ids],
+          }
+        : {
+            sql: `SELECT id, credits FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
+            params: ids,
+          },
+    ];
+    if (!selfStopping && keys.length > 0) steps.push({ sql: revoked, params: keys, noRows: true });
     for (const [period, entries] of this.quotaEntries(groups)) {
-      steps.push({ ...this.countIfAllFitStatement(period, entries), changes: entries.length });
+      if (!selfStopping) {
+        steps.push({ ...this.countIfAllFitStatement(period, entries), changes: entries.length });
+        continue;
+      }
+      // A new counter starts at the batch's count: only where that fits.
+      if (entries.some(({ limit, counted }) => counted.length > limit.limit)) return false;
+      steps.push(this.countOrStopStatement(period, entries));
     }
     // Every charge paid, from balances equal to the accounts' totals: each request's balance after
     // it is then what its account is charged after it, the final balance 0.
@@ -242,9 +265,16 @@ export class UsageMeter {
     );
     const { debits, paid } = this.allocate(groups, totals);
     if (debits.length > 0)
-      steps.push({ ...this.debitStatement(debits, 'if-covered'), changes: debits.length });
+      steps.push(
+        selfStopping
+          ? this.debitStatement(debits, 'or-stop')
+          : { ...this.debitStatement(debits, 'if-covered'), changes: debits.length },
+      );
     if (paid.length > 0)
-      steps.push({ ...this.ledgerInsert(paid, 'after-new-balance'), changes: paid.length });
+      steps.push({
+        ...this.ledgerInsert(paid, 'after-new-balance'),
+        ...(selfStopping ? {} : { changes: paid.length }),
+      });
     let outcome;
     try {
       outcome = await script.run(steps);
@@ -258,7 +288,18 @@ export class UsageMeter {
     const rows = outcome.results[0] as { id: number; credits: number }[];
     const before = new Map(rows.map((row) => [Number(row.id), Number(row.credits)]));
     for (const [id, items] of groups) {
-      const newBalance = (before.get(id) ?? 0) - (totals.get(id) ?? 0);
+      const balance = before.get(id);
+      if (balance === undefined) {
+        // As the exact transaction does with no balance to read: charges refused, the rest served.
+        for (const item of items) {
+          const charge = this.chargeOf(item);
+          item.paid = false;
+          if (charge > 0) item.failed = new InsufficientCreditsError(charge, 0);
+          else item.balanceAfter = 0;
+        }
+        continue;
+      }
+      const newBalance = balance - (totals.get(id) ?? 0);
       for (const item of items) item.balanceAfter! += newBalance;
     }
     return true;
@@ -409,6 +450,30 @@ export class UsageMeter {
   }
 
   /**
+   * MariaDB/MySQL's count in a script (see writeInOneTrip): one upsert of every account's counter
+   * of the period, raised by the account's requests where the result stays within its limit and
+   * stopping the script where it would not; a counter the period has not seen yet starts at the
+   * account's requests (the caller has checked that they fit).
+   */
+  private countOrStopStatement(
+    period: string,
+    entries: QuotaEntry[],
+  ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
+    const limits = padded(entries.map(({ accountId, limit }) => [accountId, limit.limit] as const));
+    return {
+      sql:
+        'INSERT INTO usage_counters (account_id, period, count) VALUES ' +
+        entries.map(() => '(?, ?, ?)').join(', ') +
+        ` ON DUPLICATE KEY UPDATE count = IF(count + VALUES(count) <= CASE account_id ${whenThen(limits.length)} END, ` +
+        `count + VALUES(count), ${MYSQL_SCRIPT_STOP})`,
+      params: [
+        ...entries.flatMap(({ accountId, counted }) => [accountId, period, counted.length]),
+        ...limits.flat(),
+      ],
+    };
+  }
+
+  /**
    * Charges every account of the batch at once, from the balances read under lock: one UPDATE (a
    * CASE per account) and one INSERT of the ledger rows, whatever the number of accounts.
    */
@@ -471,13 +536,23 @@ export class UsageMeter {
   /**
    * The balances' UPDATE, a CASE per account: as allocated from balances read under lock, or, in a
    * script that has not read them, only where the balance covers the debit (`if-covered`: the
-   * script's step then expects one changed row per account).
+   * script's step then expects one changed row per account), or stopping the script where it does
+   * not (`or-stop`, MariaDB/MySQL: MYSQL_SCRIPT_STOP).
    */
   private debitStatement(
     debits: [number, number][],
-    only: 'as-allocated' | 'if-covered',
+    only: 'as-allocated' | 'if-covered' | 'or-stop',
   ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
     const cases = padded(debits);
+    if (only === 'or-stop') {
+      const debit = `CASE id ${whenThen(cases.length)} END`;
+      return {
+        sql:
+          `UPDATE accounts SET credits = IF(credits >= ${debit}, credits - ${debit}, ${MYSQL_SCRIPT_STOP}) ` +
+          `WHERE id IN (${marks(cases.length)})`,
+        params: [...cases.flat(), ...cases.flat(), ...cases.map(([id]) => id)],
+      };
+    }
     const covered = only === 'if-covered';
     return {
       sql:

@@ -138,7 +138,8 @@ describe('the metered hot path', () => {
     const { meter } = service.running.services;
     const { accountId, apiKey } = await service.createAccount({ plan: 'roomy', credits: 100 });
     const short = await service.createAccount({ plan: 'roomy', credits: 3 });
-    // The period's first requests create the accounts' quota counters (not the usual batch).
+    // The period's first requests create the accounts' quota counters (on SQLite by the exact
+    // transaction; on MariaDB the script's upsert does).
     expect((await lookup(service, apiKey)).status).toBe(200);
     expect((await lookup(service, short.apiKey)).status).toBe(200);
     const before = { ...meter.trips };
@@ -157,8 +158,9 @@ describe('the metered hot path', () => {
     const byRequest = new Map(rows.map((r) => [r.request_id, Number(r.balance_after)]));
     expect(headers).toEqual(answers.map((res) => byRequest.get(res.headers.get('x-request-id')!)));
 
-    // Balances that do not cover a batch: the guard stops the script, the exact transaction refuses
-    // exactly the requests the balance cannot pay, and nothing of the stopped script remains.
+    // Balances that do not cover a batch: the script stops (on SQLite its step's expectation, on
+    // MariaDB the balances' UPDATE itself), the exact transaction refuses exactly the requests the
+    // balance cannot pay, and nothing of the stopped script remains.
     const mixed = await Promise.all(
       Array.from({ length: 10 }, (_, i) => lookup(service, i % 2 === 0 ? short.apiKey : apiKey)),
     );
