@@ -235,18 +235,16 @@ export class UsageMeter {
     const ids = padded(groups.map(([id]) => id));
     const keys = this.keyIdsOf(batch);
     const revoked = `SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${marks(keys.length)})`;
+    // MariaDB/MySQL: the locking read itself stops the script at a revoked key of the batch.
+    const stopAtRevoked = selfStopping && keys.length > 0;
+    const revokedColumn = stopAtRevoked
+      ? `, IF(EXISTS (${revoked}), ${MYSQL_SCRIPT_STOP}, 0) AS revoked`
+      : '';
     const steps: ScriptStep[] = [
-      selfStopping && keys.length > 0
-        ? {
-            sql:
-              `SELECT id, credits, IF(EXISTS (${revoked}), ${MYSQL_SCRIPT_STOP}, 0) AS revoked ` +
-              `FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
-            params: [...keys, ...ids],
-          }
-        : {
-            sql: `SELECT id, credits FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
-            params: ids,
-          },
+      {
+        sql: `SELECT id, credits${revokedColumn} FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
+        params: stopAtRevoked ? [...keys, ...ids] : ids,
+      },
     ];
     if (!selfStopping && keys.length > 0) steps.push({ sql: revoked, params: keys, noRows: true });
     for (const [period, entries] of this.quotaEntries(groups)) {
