@@ -34,7 +34,7 @@ import './crawl/quiet-logs';
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { cpuSecondsOf, localMariaDbPid, localRedisPid, machineCpuSeconds } from './hot-path/cpu-time';
 import { PLANS_FILE, startApi } from './hot-path/api-process';
 import { BenchProcess, freePort, spawnScript, waitUntilUp } from './hot-path/processes';
@@ -92,13 +92,19 @@ async function main(): Promise<void> {
   const summary: string[] = [];
   const ceilingServer = new CeilingServer(join(dir, 'lookup-body.json'));
   try {
-    const sqlite = await measureDatabase('sqlite', `sqlite:${join(dir, 'bench.db')}`, ceilingServer, false);
+    const sqlite = await measureDatabase(
+      'sqlite',
+      `sqlite:${join(dir, 'bench.db')}`,
+      dir,
+      ceilingServer,
+      false,
+    );
     summary.push(`hot path sqlite: ${fmt(sqlite.rate)} req/s, p99 ${sqlite.p99} ms`);
 
     if (MARIADB === 'off') summary.push('hot path mariadb: not measured (HOT_PATH_MARIADB_URL=off)');
     else {
       const mariadb = await withMariaDbDatabase(MARIADB, 'hot_path', (url) =>
-        measureDatabase('mariadb', url, ceilingServer, true),
+        measureDatabase('mariadb', url, dir, ceilingServer, true),
       );
       summary.push(`hot path mariadb: ${fmt(mariadb.rate)} req/s, p99 ${mariadb.p99} ms`);
     }
@@ -120,6 +126,7 @@ async function main(): Promise<void> {
 async function measureDatabase(
   name: string,
   databaseUrl: string,
+  dir: string,
   ceiling: CeilingServer,
   twoProcesses: boolean,
 ): Promise<Figures> {
@@ -159,7 +166,7 @@ async function measureDatabase(
     return v1.rate <= v2.rate ? v1 : v2;
   } finally {
     await first.process.stop();
-    if (PROFILE) await profileLookups(name, databaseUrl, ceiling.dir, seed);
+    if (PROFILE) await profileLookups(name, databaseUrl, dir, seed);
   }
 }
 
@@ -316,10 +323,6 @@ class CeilingServer {
   url = '';
 
   constructor(private readonly bodyFile: string) {}
-
-  get dir(): string {
-    return dirname(this.bodyFile);
-  }
 
   get started(): boolean {
     return this.process !== null;

@@ -30,9 +30,10 @@ class SqliteScriptError extends Error {
  * A transaction script (ScriptRunner) run on a worker thread with its own connection to the SQLite
  * file (see sqlite-script-worker.ts). better-sqlite3 runs every statement, and a commit's writes
  * of its pages to the WAL (no fsync: WAL with synchronous=NORMAL, better-sqlite3's default), on
- * the thread that calls it: on the main thread that is time no request is served. The usage meter's batches run here instead, on the other core, while the event loop goes
- * on; WAL lets the main connection read meanwhile and see each batch once committed. A write of
- * the main connection that meets the worker's transaction waits for it (busy_timeout), as a second
+ * the thread that calls it: on the main thread that is time no request is served. The usage
+ * meter's batches run here instead, on the other core, while the event loop goes on; WAL lets
+ * the main connection read meanwhile and see each batch once committed. A write of the main
+ * connection that meets the worker's transaction waits for it (busy_timeout), as a second
  * process's would.
  *
  * Only for a database file: an in-memory database cannot be shared with another connection.
