@@ -13,7 +13,7 @@ import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
 import { metricsRouter, requestMetricsMiddleware } from './metrics.routes';
 import { docsRouter, explorerRouter } from './operator-pages';
-import { withBodylessLane } from './bodyless-lane';
+import { type ExpressShapedMessages, withBodylessLane } from './bodyless-lane';
 import { createListDownloadHandler } from './list-downloads';
 import { requestIdMiddleware } from './request-id';
 
@@ -26,8 +26,10 @@ export async function createApp(
   services: Services,
   schema: GraphQLSchema,
   apollo: ApolloServer<GraphQLContext>,
+  messages?: ExpressShapedMessages,
 ) {
   const app = express();
+  messages?.link(app);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   // No ETag computed by Express over every answer: it costs a SHA-1 of each body, metered lookups

@@ -18,6 +18,7 @@ import { ApiKeyRevokedEvent, EventBus, TOPICS } from '../events/event-bus';
 import { logger } from '../logger';
 import type { Services } from '../services/services';
 import { createApp } from './app';
+import { expressShapedMessages } from './bodyless-lane';
 
 export interface RunningHttpServer {
   server: Server;
@@ -115,7 +116,11 @@ function subscriptionsOverWebSocketPlugin(): ApolloServerPlugin<GraphQLContext> 
 export async function startHttpServer(services: Services, schema: GraphQLSchema): Promise<RunningHttpServer> {
   const { config } = services;
   const limits = documentLimitsOf(config);
-  const httpServer = createServer();
+  const messages = expressShapedMessages();
+  const httpServer = createServer({
+    IncomingMessage: messages.IncomingMessage,
+    ServerResponse: messages.ServerResponse,
+  });
   // noServer: the WebSocket server gets only the upgrades of /graphql, and never re-emits the HTTP
   // server's errors (a port in use would otherwise be reported twice, with stack traces).
   const wsServer = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -211,7 +216,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     ],
   });
   await apollo.start();
-  const app = await createApp(services, schema, apollo);
+  const app = await createApp(services, schema, apollo, messages);
   httpServer.on('request', app);
   // CONNECT (a proxy request) bypasses the request handler; without a listener Node drops the
   // socket without a word. Answer it like any unsupported method.
