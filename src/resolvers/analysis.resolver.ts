@@ -31,6 +31,22 @@ class LiveArgs {
   sets: string[];
 }
 
+/**
+ * Lookup v1's answer: the JSON text of its months rendered only when the operation selects it (the
+ * REST facade's does). A class, so that every answer has one shape (an object literal with a
+ * getter of its own gave each answer a shape of its own).
+ */
+class LookupAnswer implements LookupResult {
+  constructor(
+    readonly status: LookupStatus,
+    readonly months: LookupResult['months'],
+  ) {}
+
+  get monthsJson(): string {
+    return lookupV1Json(this.months);
+  }
+}
+
 async function analyseUrls(
   ctx: GraphQLContext,
   args: LiveArgs,
@@ -107,19 +123,13 @@ export class AnalysisResolver {
       denoise,
     });
     const months = outcome.kind === 'found' ? outcome.months : [];
-    return {
-      status:
-        outcome.kind === 'found'
-          ? LookupStatus.FOUND
-          : outcome.kind === 'received'
-            ? LookupStatus.RECEIVED
-            : LookupStatus.NOT_FOUND,
-      months,
-      // Rendered only when the operation selects it (the REST facade's does).
-      get monthsJson() {
-        return lookupV1Json(months);
-      },
-    };
+    const status =
+      outcome.kind === 'found'
+        ? LookupStatus.FOUND
+        : outcome.kind === 'received'
+          ? LookupStatus.RECEIVED
+          : LookupStatus.NOT_FOUND;
+    return new LookupAnswer(status, months);
   }
 
   @Subscription(() => AnalysisCompleted, {

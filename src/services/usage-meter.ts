@@ -23,9 +23,9 @@ interface Pending extends Settlement {
   resolve: (remaining: number) => void;
   reject: (error: unknown) => void;
   /** Set while the batch is worked out. */
-  failed?: unknown;
-  balanceAfter?: number;
-  paid?: boolean;
+  failed: unknown;
+  balanceAfter: number | undefined;
+  paid: boolean;
 }
 
 /** Most settlements one transaction takes; more wait for the next. */
@@ -98,7 +98,20 @@ export class UsageMeter {
   /** Settles one request; resolves with the balance after it, once written. */
   settle(settlement: Settlement): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ ...settlement, resolve, reject });
+      // Every field from the start, in one order: objects of one shape keep V8's property accesses
+      // on them fast (fields added later made each batch's items take new shapes, about 3% of the
+      // main thread's CPU in a perf profile under the bench's load).
+      this.pending.push({
+        caller: settlement.caller,
+        count: settlement.count,
+        charge: settlement.charge,
+        reason: settlement.reason,
+        resolve,
+        reject,
+        failed: undefined,
+        balanceAfter: undefined,
+        paid: false,
+      });
       this.schedule();
     });
   }
