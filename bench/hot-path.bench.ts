@@ -75,6 +75,22 @@ interface Figures {
   line: string;
   /** The share of the machine's CPU time that was busy during the measurement (0-1), when known. */
   busy?: number;
+  /** The API process's CPU time per request (µs), when known. */
+  apiMicros?: number;
+}
+
+/**
+ * What the REST facade costs over the same operation posted to /graphql (the issue asks for at
+ * most 10% more): the API process's CPU per request of each, and their requests/s.
+ */
+function facadeOverGraphql(rest: Figures, graphql: Figures): string {
+  const rates = `${fmt(rest.rate)} vs ${fmt(graphql.rate)} req/s (${fmt(rest.rate / graphql.rate, 2)}x)`;
+  if (!rest.apiMicros || !graphql.apiMicros) return `${rates}; CPU per request not known`;
+  const more = (rest.apiMicros / graphql.apiMicros - 1) * 100;
+  return (
+    `the API's CPU per request ${fmt(rest.apiMicros)} vs ${fmt(graphql.apiMicros)} µs ` +
+    `(${more <= 0 ? `${fmt(-more, 1)}% less` : `${fmt(more, 1)}% more`}); ${rates}`
+  );
 }
 
 const fmt = (n: number, digits = 0): string => n.toFixed(digits);
@@ -158,10 +174,7 @@ async function measureDatabase(
     console.log(`stored GET /v2/lookup/ ${await againstCeiling(first.url, lookupV2Requests(seed), ceiling)}`);
     const graphql = await measure(first.url, graphqlRequests(seed), watched);
     console.log(`the same Lookup v1 operation POSTed to /graphql: ${graphql.line}`);
-    console.log(
-      `REST facade over GraphQL: ${fmt((graphql.rate / v1.rate - 1) * 100, 1)}% more CPU per request ` +
-        '(req/s of /graphql over req/s of /lookup/v1/, minus one)',
-    );
+    console.log(`REST facade over GraphQL: ${facadeOverGraphql(v1, graphql)}`);
     if (twoProcesses) await measureScaleOut(databaseUrl, seed, v1);
     return v1.rate <= v2.rate ? v1 : v2;
   } finally {
@@ -422,6 +435,7 @@ async function measure(url: string, next: NextRequest, watched: Watched[] = []):
   const spent = cpu(completed(result));
   figures.line += spent.line;
   figures.busy = spent.busy;
+  figures.apiMicros = spent.micros['API process'];
   return figures;
 }
 
@@ -430,16 +444,20 @@ async function measure(url: string, next: NextRequest, watched: Watched[] = []):
  * of the machine; the function it returns gives the CPU per request since then, for a figure's
  * line, and the busy share of the machine.
  */
-function cpuMeter(watched: Watched[]): (requests: number) => { line: string; busy?: number } {
+function cpuMeter(
+  watched: Watched[],
+): (requests: number) => { line: string; busy?: number; micros: Record<string, number> } {
   const all: Watched[] = [...watched, { name: 'load generator', pid: process.pid }];
   const before = all.map((w) => cpuSecondsOf(w.pid, w.thread));
   const machine = machineCpuSeconds();
   return (requests) => {
+    const micros: Record<string, number> = {};
     const spent = all.flatMap((w, i) => {
       const after = cpuSecondsOf(w.pid, w.thread);
       const start = before[i];
       if (after === null || start === null) return [];
-      return [`${w.name} ${fmt(((after - start) / requests) * 1e6)} µs`];
+      micros[w.name] = ((after - start) / requests) * 1e6;
+      return [`${w.name} ${fmt(micros[w.name])} µs`];
     });
     const now = machineCpuSeconds();
     let busyShare: number | undefined;
@@ -449,7 +467,11 @@ function cpuMeter(watched: Watched[]): (requests: number) => { line: string; bus
       busyShare = busy / (idle + busy);
       spent.push(`machine idle ${fmt((idle / (idle + busy)) * 100)}%`);
     }
-    return { line: spent.length > 0 ? `; CPU per request: ${spent.join(', ')}` : '', busy: busyShare };
+    return {
+      line: spent.length > 0 ? `; CPU per request: ${spent.join(', ')}` : '',
+      busy: busyShare,
+      micros,
+    };
   };
 }
 
