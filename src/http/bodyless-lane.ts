@@ -31,8 +31,8 @@ export function withBodylessLane<M>(app: Express, lane: BodylessLane<M>) {
       req.res = res;
       res.req = req;
       // Not needed where the server makes Express's objects itself (expressShapedMessages).
-      if (!app.request.isPrototypeOf(req)) Object.setPrototypeOf(req, app.request);
-      if (!app.response.isPrototypeOf(res)) Object.setPrototypeOf(res, app.response);
+      if (!inherits(req, app.request)) Object.setPrototypeOf(req, app.request);
+      if (!inherits(res, app.response)) Object.setPrototypeOf(res, app.response);
       const match = lane.match(req);
       if (match !== null) {
         res.locals = Object.create(null) as Response['locals'];
@@ -47,6 +47,9 @@ export function withBodylessLane<M>(app: Express, lane: BodylessLane<M>) {
     app(incoming, outgoing);
   };
 }
+
+const inherits = (object: object, prototype: object): boolean =>
+  Object.prototype.isPrototypeOf.call(prototype, object);
 
 /**
  * Request and response classes for `http.createServer` whose instances are Express's request and
