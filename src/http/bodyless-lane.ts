@@ -69,6 +69,11 @@ export function expressShapedMessages() {
     link(app: Express): void {
       Object.setPrototypeOf(ExpressShapedRequest.prototype, app.request);
       Object.setPrototypeOf(ExpressShapedResponse.prototype, app.response);
+      // The app's own prototypes become these, which inherit from them: Express's app.handle
+      // still sets each request's prototype to app.request (every request the lane does not
+      // take: POST /graphql, HEAD, bodies), and setting the one an object already has is no change.
+      app.request = ExpressShapedRequest.prototype as unknown as Express['request'];
+      app.response = ExpressShapedResponse.prototype as unknown as Express['response'];
     },
   };
 }
