@@ -26,10 +26,10 @@ export async function createApp(
   services: Services,
   schema: GraphQLSchema,
   apollo: ApolloServer<GraphQLContext>,
-  messages?: ExpressShapedMessages,
+  messages: ExpressShapedMessages,
 ) {
   const app = express();
-  messages?.link(app);
+  messages.link(app);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   // No ETag computed by Express over every answer: it costs a SHA-1 of each body, metered lookups

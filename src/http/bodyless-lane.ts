@@ -15,12 +15,15 @@ export interface BodylessLane<M> {
 /**
  * Node's request listener: a GET without a body that a REST facade route answers (every stored
  * lookup among them) goes to the facade with Express's request and response objects set up as
- * Express's own handler sets them (prototypes, `res.locals`) and the app's first middleware run,
- * but without Express's router, which matched each layer of the app in turn and made a final
- * handler per request: measured with `npm run bench:hot-path:ab` against the build before
+ * Express's own handler sets them (`res.locals`, `req.res`, `res.req`) and the app's first
+ * middleware run, but without Express's router, which matched each layer of the app in turn and
+ * made a final handler per request: measured with `npm run bench:hot-path:ab` against the build before
  * (2026-11-24) +15.5% and +25% (sides swapped) stored Lookup v1 requests/s on SQLite, +15.9%
  * Lookup v2, +16.7% Lookup v1 on MariaDB. Everything else goes to the app, where the same
  * middleware and the same facade handler answer it.
+ *
+ * The server must make its request and response objects with `expressShapedMessages` linked to
+ * `app`: they are then Express's objects already, and the lane sets no prototype.
  */
 export function withBodylessLane<M>(app: Express, lane: BodylessLane<M>) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
@@ -30,9 +33,6 @@ export function withBodylessLane<M>(app: Express, lane: BodylessLane<M>) {
       // As Express's app.handle does; Express does it again (to no effect) when the app takes it.
       req.res = res;
       res.req = req;
-      // Not needed where the server makes Express's objects itself (expressShapedMessages).
-      if (!inherits(req, app.request)) Object.setPrototypeOf(req, app.request);
-      if (!inherits(res, app.response)) Object.setPrototypeOf(res, app.response);
       const match = lane.match(req);
       if (match !== null) {
         res.locals = Object.create(null) as Response['locals'];
@@ -47,9 +47,6 @@ export function withBodylessLane<M>(app: Express, lane: BodylessLane<M>) {
     app(incoming, outgoing);
   };
 }
-
-const inherits = (object: object, prototype: object): boolean =>
-  Object.prototype.isPrototypeOf.call(prototype, object);
 
 /**
  * Request and response classes for `http.createServer` whose instances are Express's request and
