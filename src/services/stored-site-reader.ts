@@ -196,7 +196,8 @@ export class StoredSiteReader {
     const enrichment = await this.index.enrichmentOf(site);
     if (!enrichment) return sets.includes('events') ? { ...eventsOf(site) } : {};
     const level = trafficLevelOf(site.trafficRank ?? undefined);
-    const { trafficLevel: _stale, ...signals } = enrichment.signals;
+    // A record written before a set existed (or imported) lacks it: the level stands alone then.
+    const { trafficLevel: _stale, ...signals } = enrichment.signals ?? {};
     enrichment.signals = level ? { ...signals, trafficLevel: level } : signals;
     return flattenSets(enrichment, sets);
   }

@@ -8,6 +8,8 @@ import { registerJobHandlers } from './register-handlers';
 
 export interface RunningWorker {
   runner: JobRunner;
+  /** Settles once the first run of each periodic task (ranks, freshness) has ended: what a test waits for. */
+  firstRuns: Promise<void>;
   /** Stops claiming, lets running jobs finish within the grace time, hands the rest back. */
   stop(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export function startWorker(services: Services): RunningWorker {
   const sweeper = startRetentionSweeper(services);
   return {
     runner,
+    firstRuns: Promise.all([ranks.firstRun, freshness.firstRun]).then(() => undefined),
     async stop() {
       await Promise.all([ranks.stop(), freshness.stop(), sweeper.stop()]);
       stopListening();
@@ -84,8 +87,14 @@ function startRetentionSweeper(services: Services): { stop(): Promise<void> } {
  * after start, then every `periodMs` (0: only at start). Runs never overlap; a failed run is logged
  * and the next tick tries again; stop() waits for a run in progress.
  */
-function every(periodMs: number, name: string, task: () => Promise<unknown>): { stop(): Promise<void> } {
+function every(
+  periodMs: number,
+  name: string,
+  task: () => Promise<unknown>,
+): { firstRun: Promise<void>; stop(): Promise<void> } {
   let running: Promise<void> | null = null;
+  let firstRunEnded: () => void = () => undefined;
+  const firstRun = new Promise<void>((resolve) => (firstRunEnded = resolve));
   const run = () => {
     if (running) return;
     running = task()
@@ -93,6 +102,7 @@ function every(periodMs: number, name: string, task: () => Promise<unknown>): { 
       .catch((error: unknown) => logger.warn({ err: error }, `${name} failed`))
       .finally(() => {
         running = null;
+        firstRunEnded();
       });
   };
   const first = setTimeout(run, 1_000);
@@ -100,10 +110,12 @@ function every(periodMs: number, name: string, task: () => Promise<unknown>): { 
   const timer = periodMs > 0 ? setInterval(run, periodMs) : null;
   timer?.unref();
   return {
+    firstRun,
     async stop() {
       clearTimeout(first);
       if (timer) clearInterval(timer);
       await running;
+      firstRunEnded();
     },
   };
 }
