@@ -4,11 +4,31 @@ const tseslint = require('typescript-eslint');
 const importPlugin = require('eslint-plugin-import');
 const { defineConfig, globalIgnores } = require('eslint/config');
 
-// Transport layers (design.md "Shape"): the only places that may know about HTTP or GraphQL.
-// src/graphql (schema build, context, error formatting) and src/http (Express app, server) are
-// the transport plumbing around resolvers and the facade, so they sit on the same side.
-const transports = ['./src/resolvers', './src/schema', './src/rest-facade', './src/graphql', './src/http'];
-
+// The layers of src/, top to bottom (docs/architecture.md): a folder may import its own layer's
+// folders only where a zone below allows it, and any folder of a lower layer, never one above.
+// test/unit/lint/folder-graph.test.ts checks the same order on the real import graph.
+const LAYERS = [
+  ['./src/main.ts', './src/worker-main.ts', './src/service-runtime.ts', './src/admin'],
+  ['./src/http', './src/workers'],
+  ['./src/rest-facade'],
+  ['./src/resolvers', './src/schema'],
+  ['./src/services'],
+  ['./src/redis'],
+  ['./src/jobs'],
+  ['./src/storage'],
+  ['./src/verify', './src/subdomains', './src/geoip'],
+  ['./src/fetch'],
+  ['./src/detection', './src/enrichment'],
+  ['./src/platform'],
+  ['./src/plans', './src/errors'],
+];
+const layerZones = LAYERS.slice(1).flatMap((layer, i) =>
+  layer.map((target) => ({
+    target,
+    from: LAYERS.slice(0, i + 1).flat(),
+    message: `${target.slice(2)} sits below these layers and imports none of them (docs/architecture.md: the layers of src/).`,
+  })),
+);
 // Packages that would drag HTTP or GraphQL into domain services ("no HTTP, no GraphQL types leaking in").
 // A regular expression rather than gitignore-style groups: a group "graphql" would also match the
 // project's own relative "../graphql/..." imports, which the path zones already report.
@@ -72,6 +92,24 @@ module.exports = defineConfig([
           // every zone when ESLint is started from a subdirectory; anchor them to the repo root.
           basePath: __dirname,
           zones: [
+            ...layerZones,
+            {
+              target: './src/workers',
+              from: ['./src/http', './src/rest-facade', './src/resolvers', './src/schema'],
+              message: 'Workers use services, jobs, fetch and detection, never transports.',
+            },
+            {
+              target: './src/schema',
+              from: './src/resolvers',
+              message: 'GraphQL types do not import resolvers (resolvers import types).',
+            },
+            {
+              target: './src/storage/migrations',
+              from: './src',
+              except: ['./storage/migrations'],
+              message:
+                'Migrations import only typeorm: freeze a copy of what they need, so that their effect never changes with live code.',
+            },
             {
               target: './src/detection',
               from: './src',
@@ -96,40 +134,6 @@ module.exports = defineConfig([
               target: './src/enrichment',
               from: ['./ormconfig.ts', './test', './bench'],
               message: 'src/enrichment is pure: it imports nothing of the project outside src/enrichment.',
-            },
-            // verify/ and subdomains/ are network libraries like fetch/: they speak SMTP and DNS
-            // through the outbound guard and know nothing of storage, services, jobs or transports.
-            ...['./src/verify', './src/subdomains'].map((target) => ({
-              target,
-              from: [
-                './src/services',
-                './src/entities',
-                './src/db',
-                './src/jobs',
-                './src/workers',
-                ...transports,
-              ],
-              message: `${target.slice(2)} is a network library: it may use fetch (the outbound guard, DNS resolver and pool), errors and logger, never services, storage, jobs or transports.`,
-            })),
-            {
-              target: './src/services',
-              from: transports,
-              message: 'Services never import transports (schema, resolvers, rest-facade, graphql, http).',
-            },
-            {
-              target: './src/entities',
-              from: ['./src/services', ...transports],
-              message: 'Entities import no services or transports.',
-            },
-            {
-              target: './src/jobs',
-              from: transports,
-              message: 'Jobs import no transports.',
-            },
-            {
-              target: './src/workers',
-              from: transports,
-              message: 'Workers use services, jobs, fetch and detection, never transports.',
             },
           ],
         },

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
-import { ENTITIES } from './src/entities';
-import { MIGRATIONS } from './src/migrations';
+import { ENTITIES } from './src/storage/entities';
+import { MIGRATIONS } from './src/storage/migrations';
 
 export type Dialect = 'sqlite' | 'mysql';
 

@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import { startService } from '../src/service-runtime';
 import { BenchSite, startBenchSite } from './crawl/bench-site';
 

@@ -27,13 +27,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config';
-import { LeadListEntity } from '../src/entities';
-import type { ListRequest } from '../src/services/lead-list-request';
+import { loadConfig } from '../src/platform/config';
+import { LeadListEntity } from '../src/storage/entities';
+import type { ListRequest } from '../src/services/lists/lead-list-request';
 import { startService } from '../src/service-runtime';
-import type { Database } from '../src/db/database';
+import type { Database } from '../src/storage/database';
 import type { Fingerprints } from '../src/detection';
-import { MALLOC_TUNING } from '../src/shared/malloc-tuning';
+import { MALLOC_TUNING } from '../src/platform/malloc-tuning';
 import { describeBufferPool } from './mariadb-scratch';
 import { buildSyntheticIndex, type SyntheticIndex } from './synthetic-index';
 

@@ -13,11 +13,11 @@
  */
 import './crawl/quiet-logs';
 import { loadavg } from 'node:os';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import { DetectionEngine, loadFingerprints } from '../src/detection';
 import { fetchPage } from '../src/fetch';
 import { findBrowserExecutable } from '../src/fetch/browser';
-import { buildPageRenderer } from '../src/services/page-renderer';
+import { buildPageRenderer } from '../src/services/analysis/page-renderer';
 import { fetchOptionsOf } from '../src/services/services';
 import { startBenchPages } from './render/bench-pages';
 

@@ -6,7 +6,7 @@
  * technologies a site). A fifth of the slugs are members of the largest category, spread over the
  * ranks. Shared by the lists and index benchmarks.
  */
-import type { Database } from '../src/db/database';
+import type { Database } from '../src/storage/database';
 import type { Fingerprints } from '../src/detection';
 
 export const SLUGS = 500;

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from './platform/config';
 import { ListenError } from './http/server';
-import { StartupError } from './db/migrator';
-import { logger } from './logger';
+import { StartupError } from './storage/migrator';
+import { logger } from './platform/logger';
 import { startService } from './service-runtime';
 
 /** `npm start`: the API with its embedded worker, stopped gracefully on SIGTERM/SIGINT. */

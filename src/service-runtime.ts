@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import type { Config } from './config';
-import { Database, openOptions } from './db/database';
-import { buildAppSchema } from './graphql/build-schema';
+import type { Config } from './platform/config';
+import { Database, openOptions } from './storage/database';
+import { buildAppSchema } from './resolvers/build-schema';
 import { RunningHttpServer, startHttpServer } from './http/server';
-import { logger } from './logger';
+import { logger } from './platform/logger';
 import { buildServices, Services } from './services/services';
-import { connectSharedState } from './shared/shared-state';
+import { connectSharedState } from './redis/shared-state';
 import { RunningWorker, startWorker, warmDetectionEngine } from './workers/worker-runtime';
 
 export interface RunningService {

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config';
-import { Database, workerOpenOptions } from './db/database';
-import { StartupError } from './db/migrator';
-import { logger } from './logger';
+import { ConfigError, loadConfig } from './platform/config';
+import { Database, workerOpenOptions } from './storage/database';
+import { StartupError } from './storage/migrator';
+import { logger } from './platform/logger';
 import { buildServices } from './services/services';
-import { mallocTuned } from './shared/malloc-tuning';
-import { connectSharedState } from './shared/shared-state';
+import { mallocTuned } from './platform/malloc-tuning';
+import { connectSharedState } from './redis/shared-state';
 import { startWorker, warmDetectionEngine } from './workers/worker-runtime';
 
 /**

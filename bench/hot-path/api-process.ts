@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MALLOC_TUNING } from '../../src/shared/malloc-tuning';
+import { MALLOC_TUNING } from '../../src/platform/malloc-tuning';
 import { BenchProcess, freePort, spawnScript, waitUntilUp } from './processes';
 
 /** The plan file of the hot-path benches: a plan whose limits do not get in the way. */

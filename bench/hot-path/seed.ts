@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/platform/config';
 import type { DetectedTechnology } from '../../src/detection/detection-result';
 import { startService } from '../../src/service-runtime';
 

@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { Config, ConfigError, loadConfig } from '../config';
-import { Database, openOptions } from '../db/database';
-import { migrateUnderLock, migrationStatus, StartupError } from '../db/migrator';
+import { Config, ConfigError, loadConfig } from '../platform/config';
+import { Database, openOptions } from '../storage/database';
+import { migrateUnderLock, migrationStatus, StartupError } from '../storage/migrator';
 import { AppError } from '../errors';
-import { logger } from '../logger';
-import { generateSecretsKey, parseSecretsKey } from '../services/secret-vault';
+import { logger } from '../platform/logger';
+import { generateSecretsKey, parseSecretsKey } from '../services/platform/secret-vault';
 import { buildServices, Services } from '../services/services';
-import { connectSharedState } from '../shared/shared-state';
+import { connectSharedState } from '../redis/shared-state';
 import { sitesImport } from './sites-import.command';
 
 /**

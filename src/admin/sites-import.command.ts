@@ -9,7 +9,7 @@ import {
   type ImportFormat,
   type ImportProgress,
   type ImportSummary,
-} from '../services/site-import.service';
+} from '../services/site-index/site-import.service';
 
 export interface SitesImportArgs {
   file: string;

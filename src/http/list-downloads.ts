@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { ForbiddenError, NotFoundError } from '../errors';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
-import { LIST_FILES } from '../services/lead-list-files';
+import { LIST_FILES } from '../services/lists/lead-list-files';
 
 /**
  * GET /v2/lists/{id}/files/{sample.zip|full.zip}?expires=…&signature=…: a list's ZIP file, served

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { RouteMatcher } from '../rest-facade/route-matcher';
 import type { RestRoute } from '../rest-facade/route';
 import type { Services } from '../services/services';

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import express, { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import helmet from 'helmet';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { DOCS_INIT_JS, EXPLORER_INIT_JS } from './pages/page-scripts';
 
 /** A file inside an installed npm package (the browser assets ship in the packages themselves). */

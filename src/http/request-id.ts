@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 

@@ -10,12 +10,12 @@ import {
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
-import { buildContext, GraphQLContext } from '../graphql/context';
-import { documentLimitsOf, parseWithinLimits } from '../graphql/document-limits';
-import { formatGraphQLError } from '../graphql/format-error';
-import { introspectionPolicyPlugin, webSocketValidation } from '../graphql/introspection-policy';
-import { ApiKeyRevokedEvent, EventBus, TOPICS } from '../events/event-bus';
-import { logger } from '../logger';
+import { buildContext, GraphQLContext } from '../resolvers/context';
+import { documentLimitsOf, parseWithinLimits } from './document-limits';
+import { formatGraphQLError } from './format-error';
+import { introspectionPolicyPlugin, webSocketValidation } from './introspection-policy';
+import { ApiKeyRevokedEvent, EventBus, TOPICS } from '../platform/event-bus';
+import { logger } from '../platform/logger';
 import type { Services } from '../services/services';
 import { createApp } from './app';
 import { expressShapedMessages } from './bodyless-lane';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 
 /** What a handler knows about the run it is part of. */
 export interface JobContext {

@@ -1,6 +1,6 @@
 import { EntityManager, EntitySubscriberInterface, In, QueryFailedError } from 'typeorm';
-import { Database, dbDate } from '../db/database';
-import { JobEntity, JobStatus } from '../entities/job.entity';
+import { Database, dbDate } from '../storage/database';
+import { JobEntity, JobStatus } from '../storage/entities/job.entity';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { translateDriverError } from '../errors/db-error-translation';
 import { BackoffPolicy, backoffDelayMs } from './backoff';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { JobEntity } from '../entities/job.entity';
-import { logger as rootLogger, Logger } from '../logger';
+import type { JobEntity } from '../storage/entities/job.entity';
+import { logger as rootLogger, Logger } from '../platform/logger';
 import { JobHandlerRegistry } from './job-handler-registry';
 import { PermanentJobError, RetryJobError } from './job-errors';
 import { JobQueue } from './job-queue';

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { TOPICS, CreditsChangedEvent } from '../events/event-bus';
-import { GraphQLContext, requireCaller } from '../graphql/context';
-import { RateLimited } from '../graphql/guards';
+import { TOPICS, CreditsChangedEvent } from '../platform/event-bus';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
 import { Family } from '../plans/plan-catalog';
 import { Account } from '../schema/account.type';
 import { toAccount, toLedgerEntry } from '../schema/account.mapper';

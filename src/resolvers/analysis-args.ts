@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors';
-import { parseHttpUrl } from '../services/url-input';
+import { parseHttpUrl } from '../services/platform/url-input';
 import { ENRICHMENT_SETS, type EnrichmentSet } from '../enrichment';
 
 /** 1-10 http(s) URLs (the spec's `urls`), each validated and named in the error. */

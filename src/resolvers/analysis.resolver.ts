@@ -1,7 +1,7 @@
 import { Arg, Args, ArgsType, Ctx, Field, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { TOPICS } from '../events/event-bus';
-import { GraphQLContext, requireCaller } from '../graphql/context';
-import { RateLimited } from '../graphql/guards';
+import { TOPICS } from '../platform/event-bus';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
 import {
   AnalysisCompleted,
   LookupResult,
@@ -10,10 +10,10 @@ import {
   UrlAnalysis,
 } from '../schema/analysis.type';
 import { toUrlAnalysis } from '../schema/analysis.mapper';
-import { lookupV1Json } from '../services/lookup-v1-answer';
-import type { AnalysisCompletedEvent } from '../services/site-analyzer';
+import { lookupV1Json } from '../services/lookup/lookup-v1-answer';
+import type { AnalysisCompletedEvent } from '../services/analysis/site-analyzer';
 import { parseFieldSets, parseUrlList } from './analysis-args';
-import { parseHttpUrl } from '../services/url-input';
+import { parseHttpUrl } from '../services/platform/url-input';
 
 /** The arguments Live v2 and Crawl v2 share. */
 @ArgsType()

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { GraphQLContext, requireCaller } from '../graphql/context';
-import { RateLimited } from '../graphql/guards';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
 import { toCallbackDelivery } from '../schema/callback-delivery.mapper';
 import { CallbackDelivery, CallbackDeliveryPage } from '../schema/callback-delivery.type';
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../graphql/context';
-import { PublicField } from '../graphql/guards';
+import type { GraphQLContext } from './context';
+import { PublicField } from './guards';
 import { CatalogueCategory, CatalogueTechnology } from '../schema/catalogue.type';
 
 /** The public catalogue: no key needed, limited per client address, never metered. */

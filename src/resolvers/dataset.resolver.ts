@@ -1,14 +1,14 @@
 import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { TOPICS } from '../events/event-bus';
-import { GraphQLContext, requireCaller } from '../graphql/context';
-import { RateLimited } from '../graphql/guards';
+import { TOPICS } from '../platform/event-bus';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
 import {
   DatasetConfirmedType,
   DatasetOrderType,
   DatasetQuotedType,
   DatasetQuoteInputType,
 } from '../schema/dataset.type';
-import type { DatasetOrderChangedEvent, DatasetOrderView } from '../services/dataset.service';
+import type { DatasetOrderChangedEvent, DatasetOrderView } from '../services/datasets/dataset.service';
 
 /** GraphQL's counts are a list of {technology, records} (REST turns them back into an object). */
 function toGraphQL(order: DatasetOrderView & { error?: string | null }): DatasetOrderType {

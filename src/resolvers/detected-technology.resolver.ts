@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../graphql/context';
+import type { GraphQLContext } from './context';
 import { DetectedTechnologyType } from '../schema/technology.type';
 import { unixSeconds } from '../schema/unix-time';
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import { GraphQLContext, requireCaller } from '../graphql/context';
-import { RateLimited } from '../graphql/guards';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
 import { toEmailVerification } from '../schema/email-verification.mapper';
 import { EmailVerification } from '../schema/email-verification.type';
 

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { TOPICS } from '../events/event-bus';
-import { GraphQLContext, requireCaller } from '../graphql/context';
-import { RateLimited } from '../graphql/guards';
+import { TOPICS } from '../platform/event-bus';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
 import {
   LeadListSummaryType,
   LeadListType,
@@ -10,7 +10,7 @@ import {
   ListFinalizedType,
   ListReadyType,
 } from '../schema/lead-list.type';
-import type { ListReadyEvent } from '../services/lead-list.service';
+import type { ListReadyEvent } from '../services/lists/lead-list.service';
 
 @Resolver()
 export class LeadListResolver {

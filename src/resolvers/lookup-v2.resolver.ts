@@ -1,8 +1,8 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { GraphQLContext, requireCaller } from '../graphql/context';
-import { RateLimited } from '../graphql/guards';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
 import { SiteLookupType } from '../schema/lookup-v2.type';
-import { lookupV2Json, type SiteLookup } from '../services/lookup-v2.presenter';
+import { lookupV2Json, type SiteLookup } from '../services/lookup/lookup-v2.presenter';
 import { ValidationError } from '../errors';
 import { parseFieldSets, parseUrlList } from './analysis-args';
 

@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
 import { ForbiddenError, ValidationError } from '../errors';
 import { HttpClient } from '../fetch';
-import { GraphQLContext, requireCaller } from '../graphql/context';
+import { GraphQLContext, requireCaller } from './context';
 import { SiteImportResult } from '../schema/site-import.type';
 import { fetchOptionsOf } from '../services/services';
-import { IMPORT_FORMATS, type ImportFormat } from '../services/site-import.service';
+import { IMPORT_FORMATS, type ImportFormat } from '../services/site-index/site-import.service';
 
 /**
  * sites:import for operators over GraphQL: the list comes as a string in the request (bounded by

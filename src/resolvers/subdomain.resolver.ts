@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { GraphQLContext, requireCaller } from '../graphql/context';
-import { RateLimited } from '../graphql/guards';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
 import { toSubdomainResult } from '../schema/subdomain.mapper';
 import { SubdomainResult } from '../schema/subdomain.type';
 

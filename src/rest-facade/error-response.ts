@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { AppError, httpStatusOf, RateLimitError, QuotaError, MethodNotAllowedError } from '../errors';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 
 /**
  * The one place where errors become HTTP responses (REST facade and express error handler):

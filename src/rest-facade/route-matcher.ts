@@ -1,4 +1,4 @@
-import { deepFreeze } from '../shared/deep-freeze';
+import { deepFreeze } from '../platform/deep-freeze';
 import type { RestRoute } from './route';
 
 interface CompiledPath {

@@ -1,5 +1,5 @@
-import type { AccountSummary } from '../services/account.service';
-import type { CreditLedgerEntryEntity } from '../entities';
+import type { AccountSummary } from '../services/platform/account.service';
+import type { CreditLedgerEntryEntity } from '../storage/entities';
 import { Account, ApiKeyInfo } from './account.type';
 import { LedgerEntry } from './ledger.type';
 import { unixSeconds } from './unix-time';

@@ -1,6 +1,6 @@
 import type { DetectedTechnology } from '../detection';
-import type { UrlOutcome } from '../services/analysis.service';
-import { siteKeyOf } from '../services/site-key';
+import type { UrlOutcome } from '../services/analysis/analysis.service';
+import { siteKeyOf } from '../services/site-index/site-key';
 import { UrlAnalysis, UrlAnalysisState } from './analysis.type';
 import { DetectedTechnologyType } from './technology.type';
 import { unixSeconds } from './unix-time';

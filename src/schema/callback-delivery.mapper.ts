@@ -1,4 +1,4 @@
-import type { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
+import type { CallbackDeliveryEntity } from '../storage/entities/callback-delivery.entity';
 import { CallbackDelivery } from './callback-delivery.type';
 import { unixSeconds } from './unix-time';
 

@@ -1,4 +1,4 @@
-import type { EmailVerificationResult } from '../services/email-verification.service';
+import type { EmailVerificationResult } from '../services/verify/email-verification.service';
 import { EmailVerification } from './email-verification.type';
 
 /** A verifier result becomes the published type here and only here. */

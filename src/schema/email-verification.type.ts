@@ -1,5 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
-import { REACHABLE_DESCRIPTION } from '../services/email-verification.service';
+import { REACHABLE_DESCRIPTION } from '../services/verify/email-verification.service';
 
 /** The spec's "Email verification result", field for field (GET /v2/verify/ returns exactly this). */
 @ObjectType({

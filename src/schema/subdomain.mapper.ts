@@ -1,4 +1,4 @@
-import type { SubdomainPage } from '../services/subdomain.service';
+import type { SubdomainPage } from '../services/subdomains/subdomain.service';
 import { Subdomain, SubdomainResult } from './subdomain.type';
 import { unixSeconds } from './unix-time';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { promises as dns } from 'node:dns';
 import { createDnsResolver } from '../fetch/dns-resolver';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { isDisposableDomain } from './disposable-domain-checker';
 import { DomainProbeLimiter } from './domain-probe-limiter';
 import { domainPartOf, parseEmailAddress, type ParsedEmailAddress } from './email-syntax-validator';

@@ -1,20 +1,20 @@
 import type { JobContext, JobHandler } from '../jobs';
-import type { AnalysisJobPayload } from '../services/analysis.service';
+import type { AnalysisJobPayload } from '../services/analysis/analysis.service';
 import {
   toCrawlV1Callback,
   toLookupV1Callback,
   toTechnology,
   type V1Outcome,
-} from '../services/analysis-shapes';
-import type { CallbackService } from '../services/callback.service';
-import type { CreditService } from '../services/credit.service';
-import type { Database } from '../db/database';
-import type { AnalysisService } from '../services/analysis.service';
-import type { LookupV2Service } from '../services/lookup-v2.service';
-import { toLiveV2Object } from '../services/live-v2.presenter';
-import { toLookupV2Object } from '../services/lookup-v2.presenter';
-import type { Analysis, SiteAnalyzer } from '../services/site-analyzer';
-import type { StoredSiteReader } from '../services/stored-site-reader';
+} from '../services/analysis/analysis-shapes';
+import type { CallbackService } from '../services/platform/callback.service';
+import type { CreditService } from '../services/platform/credit.service';
+import type { Database } from '../storage/database';
+import type { AnalysisService } from '../services/analysis/analysis.service';
+import type { LookupV2Service } from '../services/lookup/lookup-v2.service';
+import { toLiveV2Object } from '../services/analysis/live-v2.presenter';
+import { toLookupV2Object } from '../services/lookup/lookup-v2.presenter';
+import type { Analysis, SiteAnalyzer } from '../services/analysis/site-analyzer';
+import type { StoredSiteReader } from '../services/lookup/stored-site-reader';
 
 export interface AnalysisWorkerDeps {
   db: Database;

@@ -1,6 +1,6 @@
 import { isTargetRefusal } from '../fetch/guarded-agent';
 import { JobHandler, PermanentJobError, RetryJobError } from '../jobs';
-import { callbackSignature, CallbackService } from '../services/callback.service';
+import { callbackSignature, CallbackService } from '../services/platform/callback.service';
 import type { CallbackPost } from './callback-http-client';
 
 export interface CallbackDeliveryPayload {

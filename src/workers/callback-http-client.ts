@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { createGuardedAgent } from '../fetch/guarded-agent';
 import type { HostLookup } from '../fetch/private-address-guard';
-import { SERVICE_USER_AGENT } from '../service-version';
+import { SERVICE_USER_AGENT } from '../platform/service-version';
 
 export interface CallbackRequest {
   url: string;

@@ -1,6 +1,6 @@
 import type { JobContext, JobHandler } from '../jobs';
-import type { DatasetJobPayload, DatasetService } from '../services/dataset.service';
-import type { Mail, Mailer } from '../services/mailer';
+import type { DatasetJobPayload, DatasetService } from '../services/datasets/dataset.service';
+import type { Mail, Mailer } from '../services/platform/mailer';
 
 /** Computes a dataset quote (its websites and price) and sends the quote callback. */
 export function createDatasetQuoteHandler(datasets: DatasetService): JobHandler<DatasetJobPayload> {

@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { JOB_KINDS, JobKinds, JobRunnerOptions } from '../jobs';
 import type { CallbackHttpClientOptions } from './callback-http-client';
 

@@ -1,5 +1,5 @@
 import type { JobContext, JobHandler } from '../jobs';
-import type { LeadListService, ListJobPayload } from '../services/lead-list.service';
+import type { LeadListService, ListJobPayload } from '../services/lists/lead-list.service';
 
 /** Calculates a lead list (set-based SQL), writes its files, and marks it Ready, Insufficient or Failed. */
 export function createLeadListHandler(lists: LeadListService): JobHandler<ListJobPayload> {

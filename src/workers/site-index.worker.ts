@@ -1,8 +1,8 @@
 import type { JobContext, JobHandler } from '../jobs';
 import { payloadDomain, payloadHost } from './domain-payload';
-import type { SiteAnalyzer } from '../services/site-analyzer';
-import type { SiteRefreshPayload } from '../services/freshness.service';
-import type { SiteIndexPayload } from '../services/subdomain.service';
+import type { SiteAnalyzer } from '../services/analysis/site-analyzer';
+import type { SiteRefreshPayload } from '../services/site-index/freshness.service';
+import type { SiteIndexPayload } from '../services/subdomains/subdomain.service';
 
 /**
  * Crawls a domain's (or a known host's) site in the background (no caller, no charge, no callback) so that the index

@@ -1,6 +1,6 @@
 import type { JobContext, JobHandler } from '../jobs';
 import { payloadDomain } from './domain-payload';
-import type { SubdomainDiscoveryPayload, SubdomainService } from '../services/subdomain.service';
+import type { SubdomainDiscoveryPayload, SubdomainService } from '../services/subdomains/subdomain.service';
 
 /**
  * Runs the finder's background work for a domain it has just seen for the first time: resolution

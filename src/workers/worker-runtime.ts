@@ -1,6 +1,6 @@
 import { JobHandlerRegistry, JobRunner } from '../jobs';
-import { logger } from '../logger';
-import { listenForEnqueues } from '../shared/redis-job-wakeups';
+import { logger } from '../platform/logger';
+import { listenForEnqueues } from '../redis/redis-job-wakeups';
 import type { Services } from '../services/services';
 import { createCallbackHttpClient } from './callback-http-client';
 import { callbackHttpClientOptions, jobRunnerOptions } from './job-system-settings';

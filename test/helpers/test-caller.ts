@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../../src/services/caller';
-import { newMeter } from '../../src/services/caller';
+import type { Caller } from '../../src/services/platform/caller';
+import { newMeter } from '../../src/services/platform/caller';
 import type { Services } from '../../src/services/services';
 
 /**

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/platform/config';
 import { RunningService, startService } from '../../src/service-runtime';
 import { createTestDatabase, TestDatabase } from './test-database';
 

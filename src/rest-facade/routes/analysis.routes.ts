@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { ENRICHMENT_SETS } from '../../enrichment';
 import { NotFoundError } from '../../errors';
-import { toLiveV2Object, type LiveAnalysisSource } from '../../services/live-v2.presenter';
+import { toLiveV2Object, type LiveAnalysisSource } from '../../services/analysis/live-v2.presenter';
 import {
   AnalyzeV1AnswerShape,
   ReceivedShape,
@@ -11,7 +11,7 @@ import {
   type ErrorObject,
   type TechnologyObject,
   type V1Outcome,
-} from '../../services/analysis-shapes';
+} from '../../services/analysis/analysis-shapes';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import { jsonSchemaOfShape, type JsonSchema } from '../json-schema';
 import { booleanParam, csvParam, urlListParam, enumParam, stringParam, urlParam } from '../params';

@@ -1,4 +1,4 @@
-import { MAX_SUBSET, MAX_TECHNOLOGIES } from '../../services/lead-list-request';
+import { MAX_SUBSET, MAX_TECHNOLOGIES } from '../../services/lists/lead-list-request';
 import type { JsonSchema } from '../json-schema';
 import { booleanParam, integerParam, stringArrayParam, stringParam } from '../params';
 import type { RestRoute } from '../route';

@@ -1,6 +1,6 @@
 import { ENRICHMENT_SETS } from '../../enrichment';
 import { ValidationError } from '../../errors';
-import { LIST_STATUSES } from '../../entities/lead-list.entity';
+import { LIST_STATUSES } from '../../storage/entities/lead-list.entity';
 import {
   LIST_FORMATS,
   LIST_ID_PATTERN,
@@ -9,8 +9,8 @@ import {
   MAX_TECHNOLOGIES,
   SUBDOMAIN_MODES,
   VERSION_OPERATORS,
-} from '../../services/lead-list-request';
-import type { ListSummaryView, ListView } from '../../services/lead-list.service';
+} from '../../services/lists/lead-list-request';
+import type { ListSummaryView, ListView } from '../../services/lists/lead-list.service';
 import type { JsonSchema } from '../json-schema';
 import { booleanParam, enumParam, integerParam, stringArrayParam, stringParam } from '../params';
 import type { ParamSpec, RestRoute } from '../route';

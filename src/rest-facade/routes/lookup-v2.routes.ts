@@ -1,6 +1,6 @@
 import { ENRICHMENT_SETS } from '../../enrichment';
-import { toLookupV2Object, type NullableSiteLookup } from '../../services/lookup-v2.presenter';
-import { MAX_EMAIL_INPUT_LENGTH } from '../../services/email-verification.service';
+import { toLookupV2Object, type NullableSiteLookup } from '../../services/lookup/lookup-v2.presenter';
+import { MAX_EMAIL_INPUT_LENGTH } from '../../services/verify/email-verification.service';
 import type { GraphQLSchema } from 'graphql';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';

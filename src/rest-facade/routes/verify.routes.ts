@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { MAX_EMAIL_INPUT_LENGTH, REACHABLE_VALUES } from '../../services/email-verification.service';
+import { MAX_EMAIL_INPUT_LENGTH, REACHABLE_VALUES } from '../../services/verify/email-verification.service';
 import { jsonSchemaOf, selectionOf } from '../graphql-shape';
 import type { JsonSchema } from '../json-schema';
 import { serviceCheckedStringParam } from '../params';

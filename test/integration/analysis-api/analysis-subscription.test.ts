@@ -1,6 +1,6 @@
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { TOPICS } from '../../../src/events/event-bus';
+import { TOPICS } from '../../../src/platform/event-bus';
 import { AnalysisKit, q, startAnalysisKit } from './analysis-test-kit';
 
 interface Completed {

@@ -1,4 +1,4 @@
-import { ObservedHostnameEntity } from '../../../src/entities/observed-hostname.entity';
+import { ObservedHostnameEntity } from '../../../src/storage/entities/observed-hostname.entity';
 import { DnsTestServer } from '../../helpers/dns-test-server';
 import { ANALYTICS_HOST, RenderedSites, startRenderedSites } from '../../helpers/rendered-sites';
 import { startTestService, TestService } from '../../helpers/test-service';

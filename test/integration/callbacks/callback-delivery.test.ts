@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AccountEntity } from '../../../src/entities/account.entity';
-import { CallbackDeliveryEntity } from '../../../src/entities/callback-delivery.entity';
+import { AccountEntity } from '../../../src/storage/entities/account.entity';
+import { CallbackDeliveryEntity } from '../../../src/storage/entities/callback-delivery.entity';
 import { JobHandlerRegistry, JobKinds, JobQueue, JobRunner } from '../../../src/jobs';
-import { callbackSignature, CallbackService } from '../../../src/services/callback.service';
+import { callbackSignature, CallbackService } from '../../../src/services/platform/callback.service';
 import { CallbackHttpClient, createCallbackHttpClient } from '../../../src/workers/callback-http-client';
 import { createCallbackDeliveryHandler } from '../../../src/workers/callback-delivery.worker';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';

@@ -1,8 +1,8 @@
-import { AccountEntity } from '../../../src/entities/account.entity';
+import { AccountEntity } from '../../../src/storage/entities/account.entity';
 import { TargetForbiddenError, ValidationError } from '../../../src/errors';
 import { JobContext, JobQueue, nominalDelayMs, PermanentJobError } from '../../../src/jobs';
-import { logger } from '../../../src/logger';
-import { CallbackService, DEFAULT_CALLBACK_RETRY } from '../../../src/services/callback.service';
+import { logger } from '../../../src/platform/logger';
+import { CallbackService, DEFAULT_CALLBACK_RETRY } from '../../../src/services/platform/callback.service';
 import { createCallbackDeliveryHandler } from '../../../src/workers/callback-delivery.worker';
 import { createCallbackHttpClient } from '../../../src/workers/callback-http-client';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';

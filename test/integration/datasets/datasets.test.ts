@@ -1,7 +1,7 @@
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { randomBytes } from 'node:crypto';
-import { AccountEntity, DatasetChargeEntity } from '../../../src/entities';
+import { AccountEntity, DatasetChargeEntity } from '../../../src/storage/entities';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';
 import {
   ListsKit,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PageValidatorEntity, SiteEntity } from '../../../src/entities';
+import { PageValidatorEntity, SiteEntity } from '../../../src/storage/entities';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /**

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
-import { logger } from '../../../src/logger';
+import { logger } from '../../../src/platform/logger';
 import type { JobContext } from '../../../src/jobs';
-import type { AnalysisJobPayload } from '../../../src/services/analysis.service';
+import type { AnalysisJobPayload } from '../../../src/services/analysis/analysis.service';
 import { createAnalysisHandler } from '../../../src/workers/analysis.worker';
 import { startTestService, TestService } from '../../helpers/test-service';
 

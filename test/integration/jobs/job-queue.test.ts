@@ -1,4 +1,4 @@
-import { JobEntity } from '../../../src/entities/job.entity';
+import { JobEntity } from '../../../src/storage/entities/job.entity';
 import { ConflictError } from '../../../src/errors';
 import { JobQueue } from '../../../src/jobs';
 import { openTestDatabase, OpenedTestDatabase } from './job-test-kit';

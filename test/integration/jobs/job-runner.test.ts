@@ -1,5 +1,5 @@
-import { Database } from '../../../src/db/database';
-import { JobEntity } from '../../../src/entities/job.entity';
+import { Database } from '../../../src/storage/database';
+import { JobEntity } from '../../../src/storage/entities/job.entity';
 import { JobHandlerRegistry, JobQueue, JobRunner, PermanentJobError } from '../../../src/jobs';
 import { eventually, gate, openTestDatabase, OpenedTestDatabase, testRunnerOptions } from './job-test-kit';
 

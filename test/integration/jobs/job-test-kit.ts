@@ -1,4 +1,4 @@
-import { Database } from '../../../src/db/database';
+import { Database } from '../../../src/storage/database';
 import { JobRunnerOptions } from '../../../src/jobs';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dbDate } from '../../../src/db/database';
+import { dbDate } from '../../../src/storage/database';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 const DAY = 86_400_000;

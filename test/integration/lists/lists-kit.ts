@@ -9,8 +9,8 @@ import {
   SiteKeywordEntity,
   SiteLanguageEntity,
   SiteTechnologyEntity,
-} from '../../../src/entities';
-import { versionKeyOf } from '../../../src/services/version-key';
+} from '../../../src/storage/entities';
+import { versionKeyOf } from '../../../src/services/site-index/version-key';
 import { HttpResult, startTestService, TestService } from '../../helpers/test-service';
 
 /** A seeded site: only what a test cares about; the rest gets neutral values. */

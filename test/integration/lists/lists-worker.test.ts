@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { TOPICS } from '../../../src/events/event-bus';
+import { TOPICS } from '../../../src/platform/event-bus';
 import { cleanEnv, distEntry, spawnNode, SpawnedProcess } from '../../helpers/test-process';
 import { ListsKit, seedSites, startListsKit, unzip } from './lists-kit';
 

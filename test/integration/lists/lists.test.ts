@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { LeadListEntity } from '../../../src/entities';
-import { JobEntity } from '../../../src/entities/job.entity';
+import { LeadListEntity } from '../../../src/storage/entities';
+import { JobEntity } from '../../../src/storage/entities/job.entity';
 import { startCallbackReceiver } from '../../helpers/callback-receiver';
 import { startTestSites } from '../../helpers/test-sites';
 import { ListsKit, parseCsv, rankedSites, SeedSite, seedSites, startListsKit, unzip } from './lists-kit';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SiteEntity, SiteTechnologyEntity } from '../../../src/entities';
+import { SiteEntity, SiteTechnologyEntity } from '../../../src/storage/entities';
 import { CompanySite, startCompanySite } from '../../helpers/company-site';
 import { DnsTestServer } from '../../helpers/dns-test-server';
 import { writeMmdb } from '../../helpers/mmdb-writer';

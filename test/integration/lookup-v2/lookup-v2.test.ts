@@ -1,11 +1,11 @@
 import { creditHeaders, q } from '../analysis-api/analysis-test-kit';
 import { untilNotRateLimited } from '../../helpers/test-retry';
 import { ageSite, LookupKit, startLookupKit } from './lookup-v2-kit';
-import { EventBus } from '../../../src/events/event-bus';
-import { buildAppSchema } from '../../../src/graphql/build-schema';
+import { EventBus } from '../../../src/platform/event-bus';
+import { buildAppSchema } from '../../../src/resolvers/build-schema';
 import { selectionOf } from '../../../src/rest-facade/graphql-shape';
-import { toLookupV2Object } from '../../../src/services/lookup-v2.presenter';
-import { siteKeyOf } from '../../../src/services/site-key';
+import { toLookupV2Object } from '../../../src/services/lookup/lookup-v2.presenter';
+import { siteKeyOf } from '../../../src/services/site-index/site-key';
 
 /**
  * GET /v2/lookup/ end to end: real local sites analysed by the real service, enrichment stored in

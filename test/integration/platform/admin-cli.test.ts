@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { loadConfig } from '../../../src/config';
+import { loadConfig } from '../../../src/platform/config';
 import { RunningService, startService } from '../../../src/service-runtime';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 import { cleanEnv, distEntry, REPO_ROOT } from '../../helpers/test-process';

@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { createDataSource } from '../../../ormconfig';
-import { mysqlLockName } from '../../../src/db/migrator';
-import { MIGRATIONS } from '../../../src/migrations';
+import { mysqlLockName } from '../../../src/storage/migrator';
+import { MIGRATIONS } from '../../../src/storage/migrations';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 import {
   cleanEnv,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { logger } from '../../../src/logger';
+import { logger } from '../../../src/platform/logger';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 describe('failed authentication is throttled per client address (AUTH_FAILURES_PER_MINUTE)', () => {

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { logger } from '../../../src/logger';
+import { logger } from '../../../src/platform/logger';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /** Writes `text` on a fresh TCP connection and returns everything the server sends until it closes. */

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
-import { loadConfig } from '../../../src/config';
-import { Database } from '../../../src/db/database';
+import { loadConfig } from '../../../src/platform/config';
+import { Database } from '../../../src/storage/database';
 import { buildServices } from '../../../src/services/services';
 import { cleanEnv, distEntry, freePort, spawnNode, SpawnedProcess } from '../../helpers/test-process';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';

@@ -1,5 +1,5 @@
 import { mysqlConnectionOf } from '../../../ormconfig';
-import { Database } from '../../../src/db/database';
+import { Database } from '../../../src/storage/database';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 
 describe('DATABASE_URL ?socket= (MariaDB on the same host through its Unix socket)', () => {

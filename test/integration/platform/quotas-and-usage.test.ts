@@ -1,10 +1,10 @@
 import { QuotaError } from '../../../src/errors';
 import { PLANS } from '../../../src/plans/plan-catalog';
-import { rawSqlOf } from '../../../src/db/raw-sql';
-import type { Caller } from '../../../src/services/caller';
-import { QuotaClock } from '../../../src/services/quota-clock';
-import { QuotaService } from '../../../src/services/quota.service';
-import { UsageMeter } from '../../../src/services/usage-meter';
+import { rawSqlOf } from '../../../src/storage/raw-sql';
+import type { Caller } from '../../../src/services/platform/caller';
+import { QuotaClock } from '../../../src/services/platform/quota-clock';
+import { QuotaService } from '../../../src/services/platform/quota.service';
+import { UsageMeter } from '../../../src/services/platform/usage-meter';
 import { callerFor } from '../../helpers/test-caller';
 import { startTestService, TestService } from '../../helpers/test-service';
 

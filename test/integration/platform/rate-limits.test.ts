@@ -1,4 +1,4 @@
-import { rateLimiterFor } from '../../../src/graphql/rate-limiter';
+import { rateLimiterFor } from '../../../src/services/platform/rate-limiter';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /** Fires `count` requests at once and returns their results. */

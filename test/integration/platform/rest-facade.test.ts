@@ -8,7 +8,7 @@ import { integerParam, stringParam } from '../../../src/rest-facade/params';
 import type { RestRoute } from '../../../src/rest-facade/route';
 import { requestIdMiddleware } from '../../../src/http/request-id';
 import { NotFoundError } from '../../../src/errors';
-import { buildAppSchema } from '../../../src/graphql/build-schema';
+import { buildAppSchema } from '../../../src/resolvers/build-schema';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /** Sends raw bytes, so a test controls exactly what the server gets (broken JSON, odd headers). */

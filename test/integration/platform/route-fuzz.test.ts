@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { logger } from '../../../src/logger';
+import { logger } from '../../../src/platform/logger';
 import { fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
 import { startTestService, TestService } from '../../helpers/test-service';
 

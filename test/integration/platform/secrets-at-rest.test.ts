@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { loadConfig } from '../../../src/config';
-import { StartupError } from '../../../src/db/migrator';
-import { keyIdOf } from '../../../src/services/secret-vault';
+import { loadConfig } from '../../../src/platform/config';
+import { StartupError } from '../../../src/storage/migrator';
+import { keyIdOf } from '../../../src/services/platform/secret-vault';
 import { RunningService, startService } from '../../../src/service-runtime';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 import { cleanEnv, distEntry, freePort, REPO_ROOT, spawnNode } from '../../helpers/test-process';

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Database } from '../../../src/db/database';
-import { AccountEntity } from '../../../src/entities/account.entity';
+import { Database } from '../../../src/storage/database';
+import { AccountEntity } from '../../../src/storage/entities/account.entity';
 import { openTestDatabase, OpenedTestDatabase } from '../jobs/job-test-kit';
 
 /**

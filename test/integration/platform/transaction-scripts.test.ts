@@ -1,7 +1,7 @@
-import { Database } from '../../../src/db/database';
-import { MysqlScript } from '../../../src/db/mysql-script';
-import type { ScriptOutcome, ScriptRunner } from '../../../src/db/script';
-import { SqliteScript } from '../../../src/db/sqlite-script';
+import { Database } from '../../../src/storage/database';
+import { MysqlScript } from '../../../src/storage/mysql-script';
+import type { ScriptOutcome, ScriptRunner } from '../../../src/storage/script';
+import { SqliteScript } from '../../../src/storage/sqlite-script';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 
 /**

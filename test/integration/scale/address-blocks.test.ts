@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { RateLimitError } from '../../../src/errors';
-import { EventBus } from '../../../src/events/event-bus';
-import { PerAddressRateLimiter } from '../../../src/graphql/public-rate-limiter';
-import { MemoryRateLimitStore } from '../../../src/graphql/rate-limit-store';
-import { SharedRedis } from '../../../src/shared/redis-connection';
-import { RedisEventTransport } from '../../../src/shared/redis-event-transport';
-import { RedisRateLimitStore } from '../../../src/shared/redis-rate-limit-store';
+import { EventBus } from '../../../src/platform/event-bus';
+import { PerAddressRateLimiter } from '../../../src/services/platform/public-rate-limiter';
+import { MemoryRateLimitStore } from '../../../src/platform/rate-limit-store';
+import { SharedRedis } from '../../../src/redis/redis-connection';
+import { RedisEventTransport } from '../../../src/redis/redis-event-transport';
+import { RedisRateLimitStore } from '../../../src/redis/redis-rate-limit-store';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const describeLimit = (n: number) => `at most ${n} a minute`;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { RateLimitError } from '../../../src/errors';
-import { PerAddressRateLimiter } from '../../../src/graphql/public-rate-limiter';
-import { MemoryRateLimitStore, RateLimitStore } from '../../../src/graphql/rate-limit-store';
-import { SharedRedis } from '../../../src/shared/redis-connection';
-import { RedisRateLimitStore } from '../../../src/shared/redis-rate-limit-store';
+import { PerAddressRateLimiter } from '../../../src/services/platform/public-rate-limiter';
+import { MemoryRateLimitStore, RateLimitStore } from '../../../src/platform/rate-limit-store';
+import { SharedRedis } from '../../../src/redis/redis-connection';
+import { RedisRateLimitStore } from '../../../src/redis/redis-rate-limit-store';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const describeLimit = (n: number) => `at most ${n} a minute`;

@@ -3,8 +3,8 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crawlSite, CrawlOptions } from '../../../src/fetch';
 import { HostBackoffStore, MemoryHostBackoff, retryAfterMs } from '../../../src/fetch/host-backoff';
-import { SharedRedis } from '../../../src/shared/redis-connection';
-import { RedisHostBackoff } from '../../../src/shared/redis-host-backoff';
+import { SharedRedis } from '../../../src/redis/redis-connection';
+import { RedisHostBackoff } from '../../../src/redis/redis-host-backoff';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const options: CrawlOptions = { allowPrivateTargets: true, timeoutMs: 2_000, connectTimeoutMs: 1_000 };

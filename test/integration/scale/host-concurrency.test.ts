@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawlSite, CrawlOptions } from '../../../src/fetch';
 import { HostSlots, MemoryHostSlots } from '../../../src/fetch/host-slots';
-import { SharedRedis } from '../../../src/shared/redis-connection';
-import { RedisHostSlots } from '../../../src/shared/redis-host-slots';
+import { SharedRedis } from '../../../src/redis/redis-connection';
+import { RedisHostSlots } from '../../../src/redis/redis-host-slots';
 import { cleanEnv, distEntry, spawnNode } from '../../helpers/test-process';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

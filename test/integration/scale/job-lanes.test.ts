@@ -1,6 +1,6 @@
-import { JobEntity } from '../../../src/entities/job.entity';
+import { JobEntity } from '../../../src/storage/entities/job.entity';
 import { JobHandlerRegistry, JobKinds, JobQueue, JobRunner } from '../../../src/jobs';
-import { loadConfig } from '../../../src/config';
+import { loadConfig } from '../../../src/platform/config';
 import { jobRunnerOptions } from '../../../src/workers/job-system-settings';
 import {
   eventually,

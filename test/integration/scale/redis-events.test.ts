@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { EventBus } from '../../../src/events/event-bus';
-import { SharedRedis } from '../../../src/shared/redis-connection';
-import { RedisEventTransport } from '../../../src/shared/redis-event-transport';
+import { EventBus } from '../../../src/platform/event-bus';
+import { SharedRedis } from '../../../src/redis/redis-connection';
+import { RedisEventTransport } from '../../../src/redis/redis-event-transport';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

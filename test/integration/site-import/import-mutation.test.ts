@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DomainRankEntity } from '../../../src/entities';
+import { DomainRankEntity } from '../../../src/storage/entities';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 const IMPORT = `mutation ($format: String!, $content: String, $url: String, $limit: Int, $crawl: Boolean) {

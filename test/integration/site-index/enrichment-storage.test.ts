@@ -7,11 +7,11 @@ import {
   SiteKeywordEntity,
   SiteLanguageEntity,
   SiteTechnologyEntity,
-} from '../../../src/entities';
-import { ENTITIES } from '../../../src/entities';
-import { MIGRATIONS } from '../../../src/migrations';
-import { keywordTokens } from '../../../src/services/site-index.service';
-import { setsMaskFor } from '../../../src/services/site-sets';
+} from '../../../src/storage/entities';
+import { ENTITIES } from '../../../src/storage/entities';
+import { MIGRATIONS } from '../../../src/storage/migrations';
+import { keywordTokens } from '../../../src/services/site-index/site-index.service';
+import { setsMaskFor } from '../../../src/services/analysis/site-sets';
 import { createDataSource } from '../../../ormconfig';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 import { startTestService, TestService } from '../../helpers/test-service';

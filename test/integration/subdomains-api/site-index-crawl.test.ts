@@ -1,7 +1,7 @@
 import { JobHandlerRegistry, JobKinds, JobRunner, PermanentJobError } from '../../../src/jobs';
 import type { JobContext } from '../../../src/jobs';
-import { SiteEntity } from '../../../src/entities';
-import { siteIndexKey } from '../../../src/services/subdomain.service';
+import { SiteEntity } from '../../../src/storage/entities';
+import { siteIndexKey } from '../../../src/services/subdomains/subdomain.service';
 import { createSiteIndexHandler } from '../../../src/workers/site-index.worker';
 import { startDnsZoneServer, type DnsZoneServer } from '../../helpers/dns-zone-server';
 import { startTestService, TestService } from '../../helpers/test-service';

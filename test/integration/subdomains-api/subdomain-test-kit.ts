@@ -1,5 +1,5 @@
 import { JobHandlerRegistry, JobKinds, JobRunner } from '../../../src/jobs';
-import { subdomainDiscoveryKey } from '../../../src/services/subdomain.service';
+import { subdomainDiscoveryKey } from '../../../src/services/subdomains/subdomain.service';
 import { createSubdomainDiscoveryHandler } from '../../../src/workers/subdomain-discovery.worker';
 import { untilNotRateLimited } from '../../helpers/test-retry';
 import type { TestService } from '../../helpers/test-service';

@@ -1,4 +1,4 @@
-import type { EmailVerificationResult } from '../../../src/services/email-verification.service';
+import type { EmailVerificationResult } from '../../../src/services/verify/email-verification.service';
 import { DnsTestServer } from '../../helpers/dns-test-server';
 import {
   SmtpTestServer,

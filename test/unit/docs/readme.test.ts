@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SETTING_NAMES } from '../../../src/config';
+import { SETTING_NAMES } from '../../../src/platform/config';
 import { ROUTE_TABLE } from '../../../src/rest-facade/route-table';
 
 const root = join(__dirname, '..', '..', '..');

@@ -1,7 +1,7 @@
 import { PlanError, httpStatusOf } from '../../../src/errors';
 import { PLAN_NAMES, PlanName } from '../../../src/plans/plan-catalog';
-import { requireFeature } from '../../../src/services/access.service';
-import type { Principal } from '../../../src/services/caller';
+import { requireFeature } from '../../../src/services/platform/access.service';
+import type { Principal } from '../../../src/services/platform/caller';
 
 const principal = (plan: PlanName): Principal => ({ accountId: 1, keyId: 1, plan, isDemo: plan === 'demo' });
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, SETTING_NAMES } from '../../../src/config';
+import { ConfigError, loadConfig, SETTING_NAMES } from '../../../src/platform/config';
 
 function problemsOf(env: Record<string, string>): string {
   try {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../../src/config';
+import { ConfigError, loadConfig } from '../../../src/platform/config';
 import { PLANS } from '../../../src/plans/plan-catalog';
 import { loadPlanCatalog } from '../../../src/plans/plans-file';
 

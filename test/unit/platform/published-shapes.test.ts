@@ -9,7 +9,7 @@ import {
   toCrawlV1Callback,
   toLookupV1Callback,
   type V1Outcome,
-} from '../../../src/services/analysis-shapes';
+} from '../../../src/services/analysis/analysis-shapes';
 
 const wordpress = {
   name: 'WordPress',

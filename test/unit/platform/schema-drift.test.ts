@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { printSchema } from 'graphql';
-import { EventBus } from '../../../src/events/event-bus';
-import { buildAppSchema } from '../../../src/graphql/build-schema';
+import { EventBus } from '../../../src/platform/event-bus';
+import { buildAppSchema } from '../../../src/resolvers/build-schema';
 
 const SCHEMA_FILE = join(__dirname, '..', '..', '..', 'schema.graphql');
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../../src/config';
-import { Database, openOptions, workerOpenOptions } from '../../../src/db/database';
-import { MALLOC_TUNING, mallocTuned } from '../../../src/shared/malloc-tuning';
+import { loadConfig } from '../../../src/platform/config';
+import { Database, openOptions, workerOpenOptions } from '../../../src/storage/database';
+import { MALLOC_TUNING, mallocTuned } from '../../../src/platform/malloc-tuning';
 
 /**
  * What keeps a separate worker's memory bounded after large list files (README, Lead lists): its

@@ -1,4 +1,4 @@
-import { loadLanguageDetector } from '../../../src/services/language-detector';
+import { loadLanguageDetector } from '../../../src/services/analysis/language-detector';
 
 describe('the text-language detector (eld)', () => {
   it('names the language of a real text and stays undecided on too little', async () => {

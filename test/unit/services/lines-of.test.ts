@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { linesOf } from '../../../src/services/site-import.service';
+import { linesOf } from '../../../src/services/site-index/site-import.service';
 
 const collect = async (chunks: (string | Buffer)[], maxLine?: number) => {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import { DetectionEngine, loadFingerprints } from '../../../src/detection';
 import type { FetchedPage } from '../../../src/fetch';
-import { PageRenderer } from '../../../src/services/page-renderer';
+import { PageRenderer } from '../../../src/services/analysis/page-renderer';
 
 const engine = new DetectionEngine(loadFingerprints());
 const renderer = new PageRenderer(engine, null, 'auto');

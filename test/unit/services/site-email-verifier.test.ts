@@ -1,5 +1,5 @@
 import { emailVerificationSets, type EmailVerdict } from '../../../src/enrichment';
-import { BoundedSiteEmailVerifier } from '../../../src/services/site-email-verifier';
+import { BoundedSiteEmailVerifier } from '../../../src/services/analysis/site-email-verifier';
 
 const verdict = (
   email: string,

@@ -1,6 +1,6 @@
-import { lookupV1Json } from '../../../src/services/lookup-v1-answer';
-import type { LookupMonth } from '../../../src/services/site-index.service';
-import { StoredHistory } from '../../../src/services/stored-history';
+import { lookupV1Json } from '../../../src/services/lookup/lookup-v1-answer';
+import type { LookupMonth } from '../../../src/services/site-index/site-index.service';
+import { StoredHistory } from '../../../src/services/lookup/stored-history';
 
 const app = (name: string, confidence: number, hits = 3) => ({
   name,

@@ -1,4 +1,4 @@
-import { timeOrderedUuid } from '../../../src/services/time-ordered-id';
+import { timeOrderedUuid } from '../../../src/services/platform/time-ordered-id';
 
 describe('timeOrderedUuid', () => {
   it('is a version 7, RFC 4122 variant UUID', () => {

@@ -1,4 +1,9 @@
-import { versionComponents, versionKeyOf, versionKeyRange } from '../../../src/services/version-key';
+import {
+  versionComponents,
+  versionKeyOf,
+  versionKeyRange,
+} from '../../../src/services/site-index/version-key';
+import { versionKeyOf as migrationKeyOf } from '../../../src/storage/migrations/1763920000000-site-enrichment-storage';
 
 function inRange(version: string, range: { from?: string; below?: string } | null): boolean {
   const key = versionKeyOf(version);
@@ -46,5 +51,12 @@ describe('version keys', () => {
 
   it('refuses a filter version with no number', () => {
     expect(versionKeyRange('=', 'latest')).toBeNull();
+  });
+});
+
+describe("the site-enrichment migration's frozen copy", () => {
+  it('writes the keys the service computes today', () => {
+    for (const version of ['4.9', '4.10', 'v3.5.1-beta', '1.2.3.4.5.6', '', 'latest', '99999999999', '6.4.2'])
+      expect(migrationKeyOf(version)).toBe(versionKeyOf(version));
   });
 });

@@ -1,4 +1,4 @@
-import { VersionedCache } from '../../../src/services/versioned-cache';
+import { VersionedCache } from '../../../src/services/platform/versioned-cache';
 
 describe('VersionedCache', () => {
   it('loads again when the version changed, and keeps the value while it holds', async () => {

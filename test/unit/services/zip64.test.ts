@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import * as yauzl from 'yauzl';
-import { writeZip } from '../../../src/services/zip-writer';
+import { writeZip } from '../../../src/services/lists/zip-writer';
 
 /** Past 65,535 entries the classic end record cannot count them: the archive needs ZIP64 records. */
 const ENTRIES = 70_000;

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import type { FixedWindow, RateLimitStore } from '../platform/rate-limit-store';
+import type { SharedRedis } from './redis-connection';
+
+/**
+ * Sliding windows as sorted sets of call times, each checked and added to in one Lua script so
+ * that concurrent calls from every process are counted exactly; several calls (of the same or
+ * other keys) in one script, in the order given. For each: -1 when accepted, else the milliseconds
+ * until the oldest call leaves the window.
+ * KEYS: one set per call; ARGV: per call now, windowMs, max, member.
+ */
+const TAKE_SCRIPT = `
+local results = {}
+for i, key in ipairs(KEYS) do
+  local at = (i - 1) * 4
+  local now = tonumber(ARGV[at + 1])
+  local window = tonumber(ARGV[at + 2])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  if redis.call('ZCARD', key) >= tonumber(ARGV[at + 3]) then
+    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    results[i] = tonumber(oldest[2]) + window - now
+  else
+    redis.call('ZADD', key, now, ARGV[at + 4])
+    redis.call('PEXPIRE', key, window)
+    results[i] = -1
+  end
+end
+return results
+`;
+
+/** Calls sent in one script at most (a turn of the event loop rarely has more). */
+const MAX_BATCH = 256;
+
+interface PendingTake {
+  key: string;
+  args: [number, number, number, string];
+  resolve: (waitMs: number | null) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Fixed window: INCR, and the expiry set by the first event of the window; returns the count and
+ * the milliseconds left. KEYS[1]; ARGV: windowMs.
+ */
+const ADD_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1])) end
+return {count, redis.call('PTTL', KEYS[1])}
+`;
+
+/** The scripts as commands of the connection: sent by SHA-1 (EVALSHA), the text only when the server lacks it. */
+interface RateLimitCommands {
+  /** numberOfKeys, the keys, then each call's four arguments. */
+  rateLimitTake(...args: (string | number)[]): Promise<unknown>;
+  rateLimitAdd(key: string, windowMs: number): Promise<unknown>;
+}
+
+/**
+ * Rate-limit counts shared by every process of the deployment (REDIS_URL). Every metered request
+ * takes from a window, so the scripts are defined once on the connection (ioredis sends EVALSHA
+ * and falls back to EVAL after a NOSCRIPT) rather than sent whole with EVAL each time, and a call's
+ * member is this process's random tag and a counter rather than new random bytes each time.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly scripts: RateLimitCommands;
+  private readonly tag = randomBytes(6).toString('hex');
+  private calls = 0;
+  /** Calls of this turn of the event loop, not yet sent. */
+  private readonly pending: PendingTake[] = [];
+
+  constructor(private readonly redis: SharedRedis) {
+    const commands = redis.commands as unknown as Partial<RateLimitCommands>;
+    if (!commands.rateLimitTake) redis.commands.defineCommand('rateLimitTake', { lua: TAKE_SCRIPT });
+    if (!commands.rateLimitAdd)
+      redis.commands.defineCommand('rateLimitAdd', { numberOfKeys: 1, lua: ADD_SCRIPT });
+    this.scripts = redis.commands as unknown as RateLimitCommands;
+  }
+
+  /**
+   * The calls of one turn of the event loop go to Redis as one script (flushed by setImmediate):
+   * under the hot-path bench's load 7.7 calls a script, which halved Redis's own time per call
+   * (21.6 → 10.1 µs), a share of the machine a second API process needs. The API's event loop
+   * spent about the same either way: what a call costs it is the wait for the answer itself.
+   */
+  take(key: string, max: number, windowMs: number, now: number): Promise<number | null> {
+    return new Promise((resolve, reject) => {
+      const member = `${now}:${this.tag}:${++this.calls}`;
+      this.pending.push({
+        key: this.redis.key(`rl:s:${key}`),
+        args: [now, windowMs, max, member],
+        resolve,
+        reject,
+      });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, MAX_BATCH);
+      const args: (string | number)[] = [batch.length];
+      for (const call of batch) args.push(call.key);
+      for (const call of batch) args.push(...call.args);
+      this.scripts.rateLimitTake(...args).then(
+        (results) =>
+          batch.forEach((call, i) => {
+            const waitMs = Number((results as unknown[])[i]);
+            call.resolve(waitMs < 0 ? null : Math.max(waitMs, 1));
+          }),
+        (error: unknown) => batch.forEach((call) => call.reject(error)),
+      );
+    }
+  }
+
+  async peek(key: string): Promise<FixedWindow> {
+    const name = this.redis.key(`rl:f:${key}`);
+    const [count, ttl] = await Promise.all([this.redis.commands.get(name), this.redis.commands.pttl(name)]);
+    if (count === null || ttl <= 0) return { count: 0, resetInMs: 0 };
+    return { count: Number(count), resetInMs: ttl };
+  }
+
+  async add(key: string, windowMs: number): Promise<FixedWindow> {
+    const [count, ttl] = (await this.scripts.rateLimitAdd(this.redis.key(`rl:f:${key}`), windowMs)) as [
+      number,
+      number,
+    ];
+    return { count: Number(count), resetInMs: Math.max(0, Number(ttl)) };
+  }
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { DetectedTechnology } from '../../detection';
+import { FETCH_ERROR_TYPES, type FetchError } from '../../fetch';
+
+/*
+ * The published answers of the v1 analysis family and of the Live/Crawl v2 technology object,
+ * declared once: the zod schema gives the TypeScript type (z.infer), the OpenAPI JSON Schema (the
+ * REST facade derives it with z.toJSONSchema), and the presenters below build exactly it, for the
+ * synchronous answer and the callback worker alike.
+ */
+
+export const ErrorShape = z.object({
+  type: z.enum(FETCH_ERROR_TYPES),
+  message: z.string(),
+});
+export type ErrorObject = z.infer<typeof ErrorShape>;
+
+/** The Application object (Analyze v1, Crawl v1 and Lookup v1 callbacks). */
+export const ApplicationShape = z.object({
+  name: z.string(),
+  confidence: z.string().describe('Numeric text, 0-100'),
+  version: z.string().describe("'' when unknown"),
+  icon: z.string(),
+  website: z.string(),
+  categories: z.array(
+    z.record(z.string(), z.string()).describe('A single entry: category id (as text) → category name'),
+  ),
+});
+export type ApplicationObject = z.infer<typeof ApplicationShape>;
+
+/** The Technology object of Live v2 and Crawl v2. */
+export const TechnologyShape = z.object({
+  slug: z.string(),
+  name: z.string(),
+  versions: z.array(z.string()),
+  categories: z.array(z.object({ id: z.number().int(), slug: z.string(), name: z.string() })),
+  confidence: z.number().int().describe('0-100'),
+  confirmedAt: z.number().int().describe('UNIX seconds'),
+});
+export type TechnologyObject = z.infer<typeof TechnologyShape>;
+
+/** GET /analyze/v1/: the applications found, or status error with the reasons. */
+export const AnalyzeV1AnswerShape = z.object({
+  status: z.enum(['success', 'error']),
+  applications: z.array(ApplicationShape),
+  errors: z.array(ErrorShape).optional(),
+});
+export type AnalyzeV1Answer = z.infer<typeof AnalyzeV1AnswerShape>;
+
+/** The body POSTed to a Crawl v1 callback_url. */
+export const CrawlV1CallbackShape = AnalyzeV1AnswerShape.extend({ url: z.string() });
+export type CrawlV1Callback = z.infer<typeof CrawlV1CallbackShape>;
+
+/** The body POSTed to a Lookup v1 callback_url once the site is indexed (no status field). */
+export const LookupV1CallbackShape = AnalyzeV1AnswerShape.omit({ status: true }).extend({ url: z.string() });
+export type LookupV1Callback = z.infer<typeof LookupV1CallbackShape>;
+
+/** The answer of an accepted asynchronous v1 call (Crawl v1, Lookup v1 with a callback). */
+export const ReceivedShape = z.object({ status: z.literal('received') });
+
+/** What an Application object is made of: a detected technology, or its GraphQL form. */
+export type ApplicationSource = Pick<
+  DetectedTechnology,
+  'name' | 'confidence' | 'version' | 'icon' | 'website'
+> & {
+  categories: { id: number; name: string }[];
+};
+
+/** One analysis as the v1 answers see it: what was found, or why nothing could be. */
+export type V1Outcome =
+  { ok: true; technologies: ApplicationSource[] } | { ok: false; errors: ErrorObject[] };
+
+export function toApplication(t: ApplicationSource): ApplicationObject {
+  return {
+    name: t.name,
+    confidence: String(t.confidence),
+    version: t.version,
+    icon: t.icon,
+    website: t.website,
+    categories: t.categories.map((c) => ({ [String(c.id)]: c.name })),
+  };
+}
+
+export function toAnalyzeV1Answer(outcome: V1Outcome): AnalyzeV1Answer {
+  return outcome.ok
+    ? { status: 'success', applications: outcome.technologies.map(toApplication) }
+    : { status: 'error', applications: [], errors: outcome.errors.map(toErrorObject) };
+}
+
+export function toCrawlV1Callback(url: string, outcome: V1Outcome): CrawlV1Callback {
+  return { url, ...toAnalyzeV1Answer(outcome) };
+}
+
+export function toLookupV1Callback(url: string, outcome: V1Outcome): LookupV1Callback {
+  const { status: _status, ...rest } = toAnalyzeV1Answer(outcome);
+  return { url, ...rest };
+}
+
+export function toTechnology(
+  t: Pick<DetectedTechnology, 'slug' | 'name' | 'versions' | 'confidence'> & {
+    categories: { id: number; slug: string; name: string }[];
+  },
+  confirmedAt: Date | number,
+): TechnologyObject {
+  return {
+    slug: t.slug,
+    name: t.name,
+    versions: t.versions,
+    categories: t.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name })),
+    confidence: t.confidence,
+    confirmedAt: typeof confirmedAt === 'number' ? confirmedAt : Math.floor(confirmedAt.getTime() / 1000),
+  };
+}
+
+export function toErrorObject(error: Pick<FetchError, 'type' | 'message'>): ErrorObject {
+  return { type: error.type, message: error.message };
+}

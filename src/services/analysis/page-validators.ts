@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { LessThan } from 'typeorm';
+import type { Database } from '../../storage/database';
+import type { DetectionResult } from '../../detection';
+import { PageValidatorEntity } from '../../storage/entities';
+import type { PageMemory, RememberedPage } from '../../fetch';
+
+/** What a page's analysis left, reused when the page answers 304: its detection result and title. */
+export interface PageAnalysisPayload {
+  result: DetectionResult;
+  title?: string;
+}
+
+/** One page to remember: the URL asked for, its validators and what the next analysis reuses. */
+export interface PageToRemember extends RememberedPage {
+  requestedUrl: string;
+  payload: PageAnalysisPayload;
+}
+
+/** A site's pages not seen by any analysis for this long are forgotten (the site's next crawl prunes them). */
+export const PAGE_VALIDATORS_KEEP_DAYS = 90;
+/** Links kept per page: enough for a crawl of 25 pages to continue from an unchanged page. */
+const MAX_LINKS = 500;
+
+/**
+ * The database side of conditional re-crawls (src/fetch/page-memory.ts): page_validators, one row
+ * per page URL, deleted with its site, and pruned of pages no analysis of the site has seen for
+ * PAGE_VALIDATORS_KEEP_DAYS.
+ */
+export class PageValidatorStore implements PageMemory {
+  constructor(private readonly db: Database) {}
+
+  async recall(url: string): Promise<RememberedPage | undefined> {
+    const row = await this.db.manager.findOne(PageValidatorEntity, {
+      where: { urlHash: hashOf(url) },
+      select: { etag: true, lastModified: true, data: true },
+    });
+    if (!row) return undefined;
+    const data = JSON.parse(row.data) as Omit<RememberedPage, 'etag' | 'lastModified'>;
+    return { ...data, etag: row.etag ?? undefined, lastModified: row.lastModified ?? undefined };
+  }
+
+  /** Stores (or refreshes) the pages of one analysis of the site, then prunes its forgotten pages. */
+  async remember(siteId: number, pages: PageToRemember[], at: Date): Promise<void> {
+    const rows = new Map<string, Partial<PageValidatorEntity>>();
+    for (const page of pages) {
+      if (!page.etag && !page.lastModified) continue;
+      const { requestedUrl, etag, lastModified, url, links, hostnames, languages, payload } = page;
+      rows.set(hashOf(requestedUrl), {
+        urlHash: hashOf(requestedUrl),
+        siteId,
+        etag: etag ?? null,
+        lastModified: lastModified ?? null,
+        data: JSON.stringify({ url, links: links.slice(0, MAX_LINKS), hostnames, languages, payload }),
+        updatedAt: at,
+      });
+    }
+    if (rows.size === 0) return;
+    await this.db.transaction(async (m) => {
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(PageValidatorEntity)
+        .values([...rows.values()].sort((a, b) => (a.urlHash! < b.urlHash! ? -1 : 1)))
+        .orUpdate(['site_id', 'etag', 'last_modified', 'data', 'updated_at'], ['url_hash'])
+        .updateEntity(false)
+        .execute();
+      await m.delete(PageValidatorEntity, {
+        siteId,
+        updatedAt: LessThan(new Date(at.getTime() - PAGE_VALIDATORS_KEEP_DAYS * 86_400_000)),
+      });
+    });
+  }
+}
+
+function hashOf(url: string): string {
+  return createHash('sha256').update(url).digest('hex');
+}

@@ -1,0 +1,154 @@
+import { EntityManager } from 'typeorm';
+import { Database } from '../../storage/database';
+import { AccountEntity, CreditLedgerEntryEntity } from '../../storage/entities';
+import { InsufficientCreditsError, NotFoundError, ValidationError } from '../../errors';
+import { CreditsChangedEvent, EventBus, TOPICS } from '../../platform/event-bus';
+import type { Caller } from './caller';
+import type { UsageMeter } from './usage-meter';
+
+export interface LedgerPage {
+  entries: CreditLedgerEntryEntity[];
+  /** Id to pass as `before` for the next (older) page, or null at the end. */
+  nextBefore: number | null;
+}
+
+/**
+ * Credits: the balance changes only by a conditional UPDATE plus a ledger row in one transaction,
+ * so the balance can never go negative, even with many concurrent requests on one account.
+ *
+ * Metered work is charged after it succeeds (`charge`), with a cheap `ensureAffordable` check
+ * before the work starts; a request that fails is therefore never charged, and one that loses a
+ * race for the last credits gets InsufficientCreditsError and is not charged either.
+ * The demo account is limited by its daily request count instead of credits.
+ */
+export class CreditService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly meter: UsageMeter,
+  ) {}
+
+  async balance(accountId: number): Promise<number> {
+    const account = await this.db.manager.findOne(AccountEntity, { where: { id: accountId } });
+    if (!account) throw new NotFoundError(`Account ${accountId} not found`);
+    return account.credits;
+  }
+
+  /** Throws InsufficientCreditsError when the balance cannot cover `amount` now. */
+  async ensureAffordable(caller: Caller, amount: number): Promise<void> {
+    if (caller.principal.isDemo || amount <= 0) return;
+    const available = await this.balance(caller.principal.accountId);
+    if (available < amount) throw new InsufficientCreditsError(amount, available);
+  }
+
+  /**
+   * Charges `amount` (may be 0) and records it on the caller's meter; returns the new balance.
+   * Goes through the usage meter's group commit, like every metered request's charge.
+   */
+  async charge(caller: Caller, amount: number, reason: string): Promise<number> {
+    assertWholeCredits(amount);
+    return this.meter.settle({ caller, count: false, charge: amount, reason });
+  }
+
+  /** Adds credits (operator grant or refund). */
+  async grant(
+    accountId: number,
+    amount: number,
+    reason: string,
+    kind: 'grant' | 'refund' = 'grant',
+  ): Promise<number> {
+    assertWholeCredits(amount);
+    const balance = await this.db.transaction((m) => this.move(m, accountId, amount, kind, reason, null));
+    this.announce(accountId, balance, amount, reason);
+    return balance;
+  }
+
+  /** Published after the commit, so a subscriber never sees a balance that was rolled back. */
+  announce(accountId: number, credits: number, delta: number, reason: string): void {
+    const event: CreditsChangedEvent = { accountId, credits, delta, reason };
+    this.events.publish(TOPICS.creditsChanged, event);
+  }
+
+  /** A charge inside the caller's own transaction (e.g. a list finalised together with its charge). */
+  async chargeWithin(m: EntityManager, caller: Caller, amount: number, reason: string): Promise<number> {
+    assertWholeCredits(amount);
+    const remaining = await this.move(
+      m,
+      caller.principal.accountId,
+      -amount,
+      'charge',
+      reason,
+      caller.requestId,
+    );
+    caller.meter.spent += amount;
+    caller.meter.remaining = remaining;
+    return remaining;
+  }
+
+  /**
+   * A refund inside the caller's transaction that happens at most once per `key` (e.g. "job:42"):
+   * the new balance, or null when that key was refunded already. A run racing another one fails on
+   * the ledger's unique key and rolls back with its transaction. announce() it after the commit.
+   */
+  async refundOnce(
+    m: EntityManager,
+    key: string,
+    accountId: number,
+    amount: number,
+    reason: string,
+  ): Promise<number | null> {
+    assertWholeCredits(amount);
+    if (await m.exists(CreditLedgerEntryEntity, { where: { idempotencyKey: key } })) return null;
+    return this.move(m, accountId, amount, 'refund', reason, null, key);
+  }
+
+  async ledger(accountId: number, limit: number, before?: number): Promise<LedgerPage> {
+    const query = this.db.manager
+      .createQueryBuilder(CreditLedgerEntryEntity, 'l')
+      .where('l.accountId = :accountId', { accountId })
+      .orderBy('l.id', 'DESC')
+      .take(limit + 1);
+    if (before !== undefined) query.andWhere('l.id < :before', { before });
+    const rows = await query.getMany();
+    const entries = rows.slice(0, limit);
+    return { entries, nextBefore: rows.length > limit ? entries[entries.length - 1].id : null };
+  }
+
+  private async move(
+    m: EntityManager,
+    accountId: number,
+    delta: number,
+    kind: CreditLedgerEntryEntity['kind'],
+    reason: string,
+    requestId: string | null,
+    idempotencyKey: string | null = null,
+  ): Promise<number> {
+    const update = m
+      .createQueryBuilder()
+      .update(AccountEntity)
+      .set({ credits: () => `credits + ${delta}` })
+      .where('id = :accountId', { accountId });
+    if (delta < 0) update.andWhere('credits >= :needed', { needed: -delta });
+    const result = await update.execute();
+    const account = await m.findOne(AccountEntity, { where: { id: accountId } });
+    if (!account) throw new NotFoundError(`Account ${accountId} not found`);
+    if (!result.affected) throw new InsufficientCreditsError(-delta, account.credits);
+    await m.insert(CreditLedgerEntryEntity, {
+      accountId,
+      delta,
+      balanceAfter: account.credits,
+      kind,
+      reason: reason.slice(0, 200),
+      requestId,
+      idempotencyKey,
+      createdAt: new Date(),
+    });
+    return account.credits;
+  }
+}
+
+function assertWholeCredits(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount < 0) {
+    throw new ValidationError('credits', `credits must be a non-negative whole number, got ${amount}`);
+  }
+}

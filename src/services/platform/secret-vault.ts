@@ -1,0 +1,176 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { Database } from '../../storage/database';
+import { StartupError } from '../../storage/migrator';
+import { AccountEntity } from '../../storage/entities';
+
+/**
+ * Secrets the service must read back (the callback signing secret: signing needs it) are stored
+ * encrypted with AES-256-GCM under SECRETS_KEY. A stored value reads
+ * `enc:v1:<key id>:<iv>:<tag>:<ciphertext>` (base64url parts); the key id is the first 8 hex
+ * digits of sha256(key), so a wrong key is named before any decryption is tried. The account id is
+ * the additional authenticated data: a ciphertext copied onto another account does not decrypt.
+ * Values without the prefix are plaintext (stored before SECRETS_KEY was set).
+ */
+const PREFIX = 'enc:v1:';
+
+export class SecretKeyError extends StartupError {}
+
+/** SECRETS_KEY: 32 bytes as 64 hex digits or base64 (44 characters). Null when not a valid key. */
+export function parseSecretsKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
+    const bytes = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (bytes.length === 32) return bytes;
+  }
+  return null;
+}
+
+/** A fresh key in the form SECRETS_KEY takes (base64). */
+export function generateSecretsKey(): string {
+  return randomBytes(32).toString('base64');
+}
+
+export function keyIdOf(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+export function isEncrypted(stored: string): boolean {
+  return stored.startsWith(PREFIX);
+}
+
+export function encryptSecret(key: Buffer, plaintext: string, context: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  const parts = [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url'));
+  return `${PREFIX}${keyIdOf(key)}:${parts.join(':')}`;
+}
+
+/** Throws SecretKeyError when the value was sealed under another key or was altered. */
+export function decryptSecret(key: Buffer, stored: string, context: string): string {
+  const [keyId, iv, tag, body] = stored.slice(PREFIX.length).split(':');
+  if (keyId !== keyIdOf(key)) {
+    throw new SecretKeyError(
+      `SECRETS_KEY (key id ${keyIdOf(key)}) is not the key the stored secrets were encrypted with ` +
+        `(key id ${keyId}): set the right SECRETS_KEY.`,
+    );
+  }
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv ?? '', 'base64url'));
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag ?? '', 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(body ?? '', 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
+  } catch {
+    throw new SecretKeyError(
+      `A stored secret (${context}) does not decrypt with SECRETS_KEY: it was altered.`,
+    );
+  }
+}
+
+interface SecretRow {
+  id: number;
+  signing_secret: string;
+}
+
+export interface VaultReport {
+  /** Accounts whose signing secret is stored encrypted (after this call). */
+  encrypted: number;
+  /** Plaintext secrets this call encrypted. */
+  migrated: number;
+  /** Plaintext secrets left as they are (no SECRETS_KEY). */
+  plaintext: number;
+}
+
+/** Seals and opens the accounts' callback signing secrets; checks and migrates them at start-up. */
+export class SecretVault {
+  constructor(
+    private readonly db: Database,
+    private readonly key: Buffer | null,
+  ) {}
+
+  get keyId(): string | null {
+    return this.key ? keyIdOf(this.key) : null;
+  }
+
+  sealSigningSecret(accountId: number, secret: string): string {
+    return this.key ? encryptSecret(this.key, secret, contextOf(accountId)) : secret;
+  }
+
+  openSigningSecret(accountId: number, stored: string | null): string | null {
+    if (stored === null || !isEncrypted(stored)) return stored;
+    if (!this.key) throw missingKey(1);
+    return decryptSecret(this.key, stored, contextOf(accountId));
+  }
+
+  /**
+   * At start-up: refuses (SecretKeyError) when encrypted secrets exist and SECRETS_KEY is missing or
+   * does not decrypt every one of them; with a key, encrypts the plaintext secrets left from before
+   * (compare-and-set per row, so processes starting together do it once).
+   */
+  async prepare(): Promise<VaultReport> {
+    const rows = await this.rows();
+    const encrypted = rows.filter((r) => isEncrypted(r.signing_secret));
+    const plaintext = rows.filter((r) => !isEncrypted(r.signing_secret));
+    if (encrypted.length > 0 && !this.key) throw missingKey(encrypted.length);
+    for (const row of encrypted) this.openSigningSecret(row.id, row.signing_secret);
+    if (!this.key) return { encrypted: 0, migrated: 0, plaintext: plaintext.length };
+    let migrated = 0;
+    for (const row of plaintext) {
+      migrated += await this.replace(row, this.sealSigningSecret(row.id, row.signing_secret));
+    }
+    return { encrypted: encrypted.length + plaintext.length, migrated, plaintext: 0 };
+  }
+
+  /** Re-encrypts every signing secret under `newKey` (plaintext ones too), in one transaction. */
+  async rotate(newKey: Buffer): Promise<{ rotated: number; keyId: string }> {
+    const rows = await this.rows();
+    const next = new SecretVault(this.db, newKey);
+    const sealed = rows.map((row) => ({
+      row,
+      value: next.sealSigningSecret(row.id, this.openSigningSecret(row.id, row.signing_secret)!),
+    }));
+    await this.db.transaction(async (m) => {
+      for (const { row, value } of sealed) {
+        await m.query('UPDATE accounts SET signing_secret = ? WHERE id = ? AND signing_secret = ?', [
+          value,
+          row.id,
+          row.signing_secret,
+        ]);
+      }
+    });
+    return { rotated: sealed.length, keyId: keyIdOf(newKey) };
+  }
+
+  private async rows(): Promise<SecretRow[]> {
+    return this.db.query<SecretRow[]>(
+      'SELECT id, signing_secret FROM accounts WHERE signing_secret IS NOT NULL ORDER BY id',
+    );
+  }
+
+  private async replace(row: SecretRow, value: string): Promise<number> {
+    return this.db.transaction(async (m) => {
+      const result = await m
+        .createQueryBuilder()
+        .update(AccountEntity)
+        .set({ signingSecret: value })
+        .where('id = :id AND signing_secret = :old', { id: row.id, old: row.signing_secret })
+        .execute();
+      return result.affected ?? 0;
+    });
+  }
+}
+
+function contextOf(accountId: number): string {
+  return `account:${accountId}:signing_secret`;
+}
+
+function missingKey(count: number): SecretKeyError {
+  return new SecretKeyError(
+    `${count} callback signing secret(s) are stored encrypted but SECRETS_KEY is not set: ` +
+      'set SECRETS_KEY to the key they were encrypted with.',
+  );
+}
