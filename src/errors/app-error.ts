@@ -98,6 +98,27 @@ export class ValidationError extends AppError {
   }
 }
 
+/**
+ * A request field that failed its request schema. The message is a template in which `{name}`
+ * stands for the field as the caller's transport names it (REST's `min_age` is GraphQL's `minAge`):
+ * each transport says it with its own name (`named`), and the field's key is the default.
+ */
+export class FieldError extends ValidationError {
+  constructor(
+    /** The field's key in the request schema (its name on GraphQL). */
+    readonly field: string,
+    /** The message, `{name}` standing for the field (a nested path keeps its suffix: `{name}[0].slug`). */
+    readonly template: string,
+  ) {
+    super(field, template.split('{name}').join(field));
+  }
+
+  /** The same error, the field called `name` (the parameter's name on the caller's transport). */
+  named(name: string): ValidationError {
+    return name === this.field ? this : new ValidationError(name, this.template.split('{name}').join(name));
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message: string) {
     super('NOT_FOUND', message);

@@ -8,6 +8,7 @@ import { buildContext, GraphQLContext } from '../resolvers/context';
 import { createFacadeHandler } from '../rest-facade/facade-router';
 import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi';
 import { ROUTE_TABLE } from '../rest-facade/route-table';
+import { DatasetOrderShape } from '../services/datasets/datasets.presenter';
 import { logger } from '../platform/logger';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
@@ -38,7 +39,7 @@ export async function createApp(
   app.set('etag', false);
   const before = [requestIdMiddleware, requestMetricsMiddleware(services, ROUTE_TABLE)];
   for (const middleware of before) app.use(middleware);
-  const facade = createFacadeHandler(schema, services, ROUTE_TABLE);
+  const facade = createFacadeHandler(services, ROUTE_TABLE);
   app.use(facade.bodyless);
   app.use(metricsRouter(services));
   app.use(docsRouter(services.config));
@@ -58,7 +59,7 @@ export async function createApp(
       serverUrl: services.config.PUBLIC_BASE_URL,
       headerPrefix: services.config.HEADER_PREFIX,
       publicRateLimitPerMinute: services.config.PUBLIC_RATE_LIMIT_PER_MINUTE,
-      graphqlSchema: schema,
+      components: { DatasetOrder: DatasetOrderShape },
     }),
   );
   const openApiTag = `"${createHash('sha256').update(openApiYaml).digest('base64url').slice(0, 27)}"`;

@@ -1,83 +1,61 @@
-import { Arg, Args, ArgsType, Ctx, Field, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Args, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { TOPICS } from '../platform/event-bus';
+import { AnalysisCompleted, LookupResult, LookupStatus, UrlAnalysis } from '../schema/analysis.type';
+import { toUrlAnalysis } from '../schema/analysis.mapper';
+import { argsTypeOf } from '../schema/zod-graphql';
+import {
+  AnalyzeRequest,
+  CrawlRequest,
+  CrawlV1Request,
+  LiveRequest,
+  LookupV1Request,
+  setsOf,
+  type LiveRequestInput,
+} from '../services/analysis/analysis.request';
+import type { AnalysisCompletedEvent } from '../services/analysis/site-analyzer';
+import { parseRequest } from '../services/platform/request-schema';
 import { GraphQLContext, requireCaller } from './context';
 import { RateLimited } from './guards';
-import {
-  AnalysisCompleted,
-  LookupResult,
-  LookupStatus,
-  RenderChoice,
-  UrlAnalysis,
-} from '../schema/analysis.type';
-import { toUrlAnalysis } from '../schema/analysis.mapper';
-import { lookupV1Json } from '../services/lookup/lookup-v1-answer';
-import type { AnalysisCompletedEvent } from '../services/analysis/site-analyzer';
-import { parseFieldSets, parseUrlList } from './analysis-args';
-import { parseHttpUrl } from '../services/platform/url-input';
 
-/** The arguments Live v2 and Crawl v2 share. */
-@ArgsType()
-class LiveArgs {
-  @Field(() => [String])
-  urls: string[];
+const AnalyzeArgs = argsTypeOf(AnalyzeRequest, 'AnalyzeArgs');
+const LiveArgs = argsTypeOf(LiveRequest, 'LiveArgs');
+const CrawlArgs = argsTypeOf(CrawlRequest, 'CrawlArgs');
+const CrawlV1Args = argsTypeOf(CrawlV1Request, 'CrawlV1Args');
+const LookupV1Args = argsTypeOf(LookupV1Request, 'LookupV1Args');
 
-  @Field(() => String, { nullable: true })
-  callbackUrl: string | null;
-
-  @Field({ defaultValue: true })
-  recursive: boolean;
-
-  @Field(() => [String], { defaultValue: [] })
-  sets: string[];
-}
-
-/**
- * Lookup v1's answer: the JSON text of its months rendered only when the operation selects it (the
- * REST facade's does). A class, so that every answer has one shape (an object literal with a
- * getter of its own gave each answer a shape of its own).
- */
+/** Lookup v1's answer: one class, so that every answer has one shape. */
 class LookupAnswer implements LookupResult {
   constructor(
     readonly status: LookupStatus,
     readonly months: LookupResult['months'],
   ) {}
-
-  get monthsJson(): string {
-    return lookupV1Json(this.months);
-  }
 }
 
 async function analyseUrls(
   ctx: GraphQLContext,
-  args: LiveArgs,
+  input: LiveRequestInput,
   form: 'live-v2' | 'crawl-v2',
 ): Promise<UrlAnalysis[]> {
-  const input = {
-    urls: parseUrlList(args.urls),
-    callbackUrl: args.callbackUrl ?? undefined,
-    recursive: args.recursive,
-    sets: parseFieldSets(args.sets),
-  };
-  return (await ctx.services.analysis.liveV2(requireCaller(ctx), input, form)).map(toUrlAnalysis);
+  const outcomes = await ctx.services.analysis.liveV2(
+    requireCaller(ctx),
+    {
+      urls: input.urls,
+      callbackUrl: input.callbackUrl,
+      recursive: input.recursive,
+      sets: setsOf(input.sets),
+    },
+    form,
+  );
+  return outcomes.map(toUrlAnalysis);
 }
 
 @Resolver()
 export class AnalysisResolver {
   @Query(() => UrlAnalysis, { description: 'GET /analyze/v1/: analyse one page now' })
   @RateLimited('analyze')
-  async analyze(
-    @Ctx() ctx: GraphQLContext,
-    @Arg('url') url: string,
-    @Arg('render', () => RenderChoice, {
-      nullable: true,
-      description: 'Browser rendering; RENDER when absent',
-    })
-    render: RenderChoice | null,
-  ): Promise<UrlAnalysis> {
-    const caller = requireCaller(ctx);
-    return toUrlAnalysis(
-      await ctx.services.analysis.analyzeV1(caller, parseHttpUrl('url', url), render ?? undefined),
-    );
+  async analyze(@Ctx() ctx: GraphQLContext, @Args(() => AnalyzeArgs) args: object): Promise<UrlAnalysis> {
+    const { url, render } = parseRequest(AnalyzeRequest, args);
+    return toUrlAnalysis(await ctx.services.analysis.analyzeV1(requireCaller(ctx), url, render));
   }
 
   @Query(() => [UrlAnalysis], {
@@ -85,51 +63,35 @@ export class AnalysisResolver {
       'GET /live/v2/: up to ten URLs; synchronous for one URL with recursive=false, else accepted with a callback',
   })
   @RateLimited('live')
-  async live(@Ctx() ctx: GraphQLContext, @Args() args: LiveArgs): Promise<UrlAnalysis[]> {
-    return analyseUrls(ctx, args, 'live-v2');
+  async live(@Ctx() ctx: GraphQLContext, @Args(() => LiveArgs) args: object): Promise<UrlAnalysis[]> {
+    return analyseUrls(ctx, parseRequest(LiveRequest, args), 'live-v2');
   }
 
   @Query(() => [UrlAnalysis], {
     description: 'GET /crawl/v2/: like live, recursive crawls follow links up to 25 pages',
   })
   @RateLimited('crawl-v2')
-  async crawl(@Ctx() ctx: GraphQLContext, @Args() args: LiveArgs): Promise<UrlAnalysis[]> {
-    return analyseUrls(ctx, args, 'crawl-v2');
+  async crawl(@Ctx() ctx: GraphQLContext, @Args(() => CrawlArgs) args: object): Promise<UrlAnalysis[]> {
+    return analyseUrls(ctx, parseRequest(CrawlRequest, args), 'crawl-v2');
   }
 
   @Mutation(() => Boolean, {
     description: 'GET /crawl/v1/: crawl up to 25 pages; the result is POSTed to callbackUrl',
   })
   @RateLimited('crawl-v1')
-  async crawlV1(
-    @Ctx() ctx: GraphQLContext,
-    @Arg('url') url: string,
-    @Arg('callbackUrl') callbackUrl: string,
-  ): Promise<boolean> {
-    await ctx.services.analysis.crawlV1(requireCaller(ctx), parseHttpUrl('url', url), callbackUrl);
+  async crawlV1(@Ctx() ctx: GraphQLContext, @Args(() => CrawlV1Args) args: object): Promise<boolean> {
+    const { url, callbackUrl } = parseRequest(CrawlV1Request, args);
+    await ctx.services.analysis.crawlV1(requireCaller(ctx), url, callbackUrl);
     return true;
   }
 
   @Query(() => LookupResult, { description: 'GET /lookup/v1/: the stored monthly history of a site' })
   @RateLimited('lookup')
-  async lookup(
-    @Ctx() ctx: GraphQLContext,
-    @Arg('url') url: string,
-    @Arg('callbackUrl', () => String, { nullable: true }) callbackUrl: string | null,
-    @Arg('denoise', { defaultValue: true }) denoise: boolean,
-  ): Promise<LookupResult> {
-    const outcome = await ctx.services.analysis.lookupV1(requireCaller(ctx), parseHttpUrl('url', url), {
-      callbackUrl: callbackUrl ?? undefined,
-      denoise,
-    });
-    const months = outcome.kind === 'found' ? outcome.months : [];
-    const status =
-      outcome.kind === 'found'
-        ? LookupStatus.FOUND
-        : outcome.kind === 'received'
-          ? LookupStatus.RECEIVED
-          : LookupStatus.NOT_FOUND;
-    return new LookupAnswer(status, months);
+  async lookup(@Ctx() ctx: GraphQLContext, @Args(() => LookupV1Args) args: object): Promise<LookupResult> {
+    const { url, callbackUrl, denoise } = parseRequest(LookupV1Request, args);
+    const outcome = await ctx.services.analysis.lookupV1(requireCaller(ctx), url, { callbackUrl, denoise });
+    if (outcome.kind === 'found') return new LookupAnswer(LookupStatus.FOUND, outcome.months);
+    return new LookupAnswer(outcome.kind === 'received' ? LookupStatus.RECEIVED : LookupStatus.NOT_FOUND, []);
   }
 
   @Subscription(() => AnalysisCompleted, {

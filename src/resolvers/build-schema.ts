@@ -2,7 +2,7 @@ import { GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { EventBus } from '../platform/event-bus';
 import { RESOLVERS } from './';
-import { guardRootFields } from './guards';
+import { checkRootGuards, guardOf } from './guards';
 
 /**
  * Builds the executable schema once per process. The printed form is committed as schema.graphql
@@ -15,7 +15,7 @@ export async function buildAppSchema(events: EventBus): Promise<GraphQLSchema> {
     pubSub: events,
     validate: false,
   });
-  guardRootFields(schema);
+  checkRootGuards(schema, guardedRootFields());
   return schema;
 }
 
@@ -35,4 +35,14 @@ function useDefaultFieldResolvers(): void {
       .every((field) => !field.middlewares?.length && !field.roles && field.schemaName === field.name);
     if (plain && type.simpleResolvers === undefined) type.simpleResolvers = true;
   }
+}
+
+/** The query and mutation fields whose resolver methods declare a guard (see guards.ts). */
+function guardedRootFields(): Set<string> {
+  const storage = getMetadataStorage();
+  const guarded = new Set<string>();
+  for (const field of [...storage.queries, ...storage.mutations]) {
+    if (guardOf(field.target as new () => object, field.methodName)) guarded.add(field.schemaName);
+  }
+  return guarded;
 }

@@ -1,7 +1,13 @@
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import { CategoryRequest, TechnologyRequest } from '../services/catalogue/catalogue.request';
+import { parseRequest } from '../services/platform/request-schema';
 import type { GraphQLContext } from './context';
 import { PublicField } from './guards';
 import { CatalogueCategory, CatalogueTechnology } from '../schema/catalogue.type';
+import { argsTypeOf } from '../schema/zod-graphql';
+
+const TechnologyArgs = argsTypeOf(TechnologyRequest, 'TechnologyArgs');
+const CategoryArgs = argsTypeOf(CategoryRequest, 'CategoryArgs');
 
 /** The public catalogue: no key needed, limited per client address, never metered. */
 @Resolver()
@@ -18,8 +24,11 @@ export class CatalogueResolver {
     description: 'GET /v2/technologies/{slug}/: one technology (NOT_FOUND for an unknown slug)',
   })
   @PublicField()
-  async technology(@Ctx() ctx: GraphQLContext, @Arg('slug') slug: string): Promise<CatalogueTechnology> {
-    return ctx.services.catalogue.technology(slug);
+  async technology(
+    @Ctx() ctx: GraphQLContext,
+    @Args(() => TechnologyArgs) args: object,
+  ): Promise<CatalogueTechnology> {
+    return ctx.services.catalogue.technology(parseRequest(TechnologyRequest, args).slug);
   }
 
   @Query(() => [CatalogueCategory], {
@@ -27,7 +36,7 @@ export class CatalogueResolver {
       'GET /v2/categories/: every category, with its groups and number of technologies (no key needed)',
   })
   @PublicField()
-  categories(@Ctx() ctx: GraphQLContext): CatalogueCategory[] {
+  async categories(@Ctx() ctx: GraphQLContext): Promise<CatalogueCategory[]> {
     return ctx.services.catalogue.categories();
   }
 
@@ -35,7 +44,10 @@ export class CatalogueResolver {
     description: 'GET /v2/categories/{slug}/: one category (NOT_FOUND for an unknown slug)',
   })
   @PublicField()
-  category(@Ctx() ctx: GraphQLContext, @Arg('slug') slug: string): CatalogueCategory {
-    return ctx.services.catalogue.category(slug);
+  async category(
+    @Ctx() ctx: GraphQLContext,
+    @Args(() => CategoryArgs) args: object,
+  ): Promise<CatalogueCategory> {
+    return ctx.services.catalogue.category(parseRequest(CategoryRequest, args).slug);
   }
 }

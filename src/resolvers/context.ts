@@ -99,7 +99,7 @@ export async function buildContext(
  * added after: a getter made per object gives each context a shape of its own, and every read of a
  * context field in the resolvers and guards then missed V8's inline caches.)
  */
-class RequestContext implements GraphQLContext {
+export class RequestContext implements GraphQLContext {
   private made: Loaders | undefined = undefined;
 
   constructor(

@@ -1,13 +1,11 @@
-import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { TOPICS } from '../platform/event-bus';
 import { GraphQLContext, requireCaller } from './context';
 import { RateLimited } from './guards';
-import {
-  DatasetConfirmedType,
-  DatasetOrderType,
-  DatasetQuotedType,
-  DatasetQuoteInputType,
-} from '../schema/dataset.type';
+import { DatasetConfirmedType, DatasetOrderType, DatasetQuotedType } from '../schema/dataset.type';
+import { argsTypeOf, inputTypeOf } from '../schema/zod-graphql';
+import { DatasetQuoteRequest, OrderRefRequest } from '../services/datasets/dataset-request';
+import { parseRequest } from '../services/platform/request-schema';
 import type { DatasetOrderChangedEvent, DatasetOrderView } from '../services/datasets/dataset.service';
 
 /** GraphQL's counts are a list of {technology, records} (REST turns them back into an object). */
@@ -21,6 +19,13 @@ function toGraphQL(order: DatasetOrderView & { error?: string | null }): Dataset
   };
 }
 
+const DatasetQuoteInput = inputTypeOf(
+  DatasetQuoteRequest,
+  'DatasetQuoteInput',
+  'POST /dataset/v1/: technologies and callbackUrl are required.',
+);
+const OrderRefArgs = argsTypeOf(OrderRefRequest, 'OrderRefArgs');
+
 @Resolver()
 export class DatasetResolver {
   @Mutation(() => DatasetQuotedType, {
@@ -29,7 +34,7 @@ export class DatasetResolver {
   @RateLimited('dataset')
   async datasetQuote(
     @Ctx() ctx: GraphQLContext,
-    @Arg('input', () => DatasetQuoteInputType) input: DatasetQuoteInputType,
+    @Arg('input', () => DatasetQuoteInput) input: object,
   ): Promise<DatasetQuotedType> {
     return ctx.services.datasets.quote(requireCaller(ctx), input);
   }
@@ -41,9 +46,9 @@ export class DatasetResolver {
   @RateLimited('dataset')
   async datasetConfirm(
     @Ctx() ctx: GraphQLContext,
-    @Arg('orderRef') orderRef: string,
+    @Args(() => OrderRefArgs) args: object,
   ): Promise<DatasetConfirmedType> {
-    return ctx.services.datasets.confirm(requireCaller(ctx), orderRef);
+    return ctx.services.datasets.confirm(requireCaller(ctx), parseRequest(OrderRefRequest, args).orderRef);
   }
 
   @Query(() => [DatasetOrderType], { description: 'The dataset orders of the account, newest first' })
@@ -56,8 +61,9 @@ export class DatasetResolver {
   @RateLimited('account')
   async datasetOrder(
     @Ctx() ctx: GraphQLContext,
-    @Arg('orderRef') orderRef: string,
+    @Args(() => OrderRefArgs) args: object,
   ): Promise<DatasetOrderType> {
+    const { orderRef } = parseRequest(OrderRefRequest, args);
     return toGraphQL(await ctx.services.datasets.order(requireCaller(ctx), orderRef));
   }
 

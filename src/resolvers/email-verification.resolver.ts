@@ -1,8 +1,13 @@
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import { EmailVerification } from '../schema/email-verification.type';
+import { argsTypeOf } from '../schema/zod-graphql';
+import type { EmailVerificationResult } from '../services/verify/email-verification.service';
+import { VerifyEmailRequest } from '../services/verify/email-verification.request';
+import { parseRequest } from '../services/platform/request-schema';
 import { GraphQLContext, requireCaller } from './context';
 import { RateLimited } from './guards';
-import { toEmailVerification } from '../schema/email-verification.mapper';
-import { EmailVerification } from '../schema/email-verification.type';
+
+const VerifyEmailArgs = argsTypeOf(VerifyEmailRequest, 'VerifyEmailArgs');
 
 @Resolver()
 export class EmailVerificationResolver {
@@ -14,8 +19,9 @@ export class EmailVerificationResolver {
   @RateLimited('verify')
   async verifyEmail(
     @Ctx() ctx: GraphQLContext,
-    @Arg('email', { description: 'The address to verify, at most 320 characters' }) email: string,
-  ): Promise<EmailVerification> {
-    return toEmailVerification(await ctx.services.verification.verify(requireCaller(ctx), email));
+    @Args(() => VerifyEmailArgs) args: object,
+  ): Promise<EmailVerificationResult> {
+    const { email } = parseRequest(VerifyEmailRequest, args);
+    return ctx.services.verification.verify(requireCaller(ctx), email);
   }
 }

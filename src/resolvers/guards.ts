@@ -1,59 +1,88 @@
 import type { GraphQLSchema } from 'graphql';
-import { createMethodMiddlewareDecorator, Extensions } from 'type-graphql';
 import type { Family } from '../plans/plan-catalog';
-import { GraphQLContext, requireCaller } from './context';
 import { publicRateLimiterFor } from '../services/platform/public-rate-limiter';
 import { rateLimiterFor } from '../services/platform/rate-limiter';
+import { GraphQLContext, RequestContext, requireCaller } from './context';
 
 /**
- * Every root field needs a valid API key, except the public catalogue's fields, marked with
- * @PublicField (limited per client address instead, never metered). The check wraps the root
- * fields' resolvers once, after the schema is built, rather than running as a type-graphql global
- * middleware: a global middleware runs (asynchronously) for every field of every object of a
- * response, which made a 7,500-item list spend most of its time in promises and garbage collection
- * (measured: the technology catalogue took 6-9 s instead of under one).
+ * Who may call a resolver method, and what it costs before it runs. The guards wrap the method
+ * itself, so GraphQL's execution and the REST facade's direct call (src/rest-facade) pass the very
+ * same checks; the facade and the OpenAPI document read a method's guard (its family) from here.
+ *
+ * - `@RateLimited(family)`: a valid API key, then the key's rate limit for the endpoint family.
+ * - `@Authenticated()`: a valid API key, no family (operator mutations; the method checks the rest).
+ * - `@PublicField()`: no key needed; counted against PUBLIC_RATE_LIMIT_PER_MINUTE per client address
+ *   before any work, never metered.
  */
-export function guardRootFields(schema: GraphQLSchema): void {
-  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
-    for (const field of Object.values(type?.getFields() ?? {})) {
-      if (field.extensions?.public === true) continue;
-      const { resolve, subscribe } = field;
-      if (resolve) {
-        field.resolve = (source, args, context: GraphQLContext, info) => {
-          requireCaller(context);
-          return resolve(source, args, context, info);
-        };
-      }
-      if (subscribe) {
-        field.subscribe = (source, args, context: GraphQLContext, info) => {
-          requireCaller(context);
-          return subscribe(source, args, context, info);
-        };
-      }
-    }
-  }
+export type Guard = { kind: 'keyed'; family: Family | null } | { kind: 'public' };
+
+const guards = new WeakMap<object, Map<string, Guard>>();
+
+/** The guard declared on a resolver class's method, if any. */
+export function guardOf(resolverClass: abstract new () => object, method: string): Guard | undefined {
+  return guards.get(resolverClass.prototype)?.get(method);
 }
 
-/** A root field anyone may call without a key: limited per client address (PUBLIC_RATE_LIMIT_PER_MINUTE). */
-export function PublicField(): MethodDecorator {
-  const mark = Extensions({ public: true }) as MethodDecorator;
-  const limit = createMethodMiddlewareDecorator<GraphQLContext>(async ({ context }, next) => {
-    await publicRateLimiterFor(context.services).consume(context.clientIp);
-    return next();
-  });
+function guardWith(guard: Guard, check: (context: GraphQLContext) => Promise<void> | void): MethodDecorator {
   return (target, key, descriptor) => {
-    mark(target, key, descriptor);
-    limit(target, key, descriptor);
+    const byMethod = guards.get(target) ?? new Map<string, Guard>();
+    guards.set(target, byMethod);
+    byMethod.set(String(key), guard);
+    const method = descriptor.value as unknown as (...args: unknown[]) => unknown;
+    const guarded = async function (this: unknown, ...args: unknown[]): Promise<unknown> {
+      await check(contextIn(args));
+      return method.apply(this, args);
+    };
+    (descriptor as PropertyDescriptor).value = guarded;
+    return descriptor;
   };
 }
 
-/**
- * Marks a root field as belonging to an endpoint family: its calls are rate-limited per key and
- * family (src/graphql/rate-limiter.ts) before the resolver runs.
- */
+/** The request's context among a method's arguments (GraphQL passes it where @Ctx() is; the facade too). */
+function contextIn(args: readonly unknown[]): GraphQLContext {
+  const context = args.find((arg) => arg instanceof RequestContext);
+  if (!context) throw new Error('A guarded resolver method was called without its request context');
+  return context as GraphQLContext;
+}
+
 export function RateLimited(family: Family): MethodDecorator {
-  return createMethodMiddlewareDecorator<GraphQLContext>(async ({ context }, next) => {
-    await rateLimiterFor(context.services).consume(requireCaller(context).principal, family);
-    return next();
+  return guardWith({ kind: 'keyed', family }, (context) =>
+    rateLimiterFor(context.services).consume(requireCaller(context).principal, family),
+  );
+}
+
+export function Authenticated(): MethodDecorator {
+  return guardWith({ kind: 'keyed', family: null }, (context) => {
+    requireCaller(context);
   });
+}
+
+export function PublicField(): MethodDecorator {
+  return guardWith({ kind: 'public' }, (context) =>
+    publicRateLimiterFor(context.services).consume(context.clientIp),
+  );
+}
+
+/**
+ * After the schema is built: every query and mutation field must have declared its guard (a field
+ * without one is a mistake that would serve it to anyone), and subscriptions need a valid key to
+ * start (their events are filtered by the caller's account).
+ */
+export function checkRootGuards(schema: GraphQLSchema, guardedFields: ReadonlySet<string>): void {
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.values(type?.getFields() ?? {})) {
+      if (!guardedFields.has(field.name))
+        throw new Error(
+          `The root field ${field.name} declares no guard (@RateLimited, @Authenticated or @PublicField)`,
+        );
+    }
+  }
+  for (const field of Object.values(schema.getSubscriptionType()?.getFields() ?? {})) {
+    const { subscribe } = field;
+    if (!subscribe) continue;
+    field.subscribe = (source, args, context: GraphQLContext, info) => {
+      requireCaller(context);
+      return subscribe(source, args, context, info);
+    };
+  }
 }

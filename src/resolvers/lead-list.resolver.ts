@@ -1,16 +1,26 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { TOPICS } from '../platform/event-bus';
-import { GraphQLContext, requireCaller } from './context';
-import { RateLimited } from './guards';
 import {
   LeadListSummaryType,
   LeadListType,
   ListCreatedType,
-  ListCreateInputType,
   ListFinalizedType,
   ListReadyType,
 } from '../schema/lead-list.type';
+import { argsTypeOf, inputTypeOf } from '../schema/zod-graphql';
+import { FinalizeListRequest, ListCreateRequest, ListIdRequest } from '../services/lists/lead-list-request';
+import { parseRequest } from '../services/platform/request-schema';
 import type { ListReadyEvent } from '../services/lists/lead-list.service';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
+
+const ListCreateInput = inputTypeOf(
+  ListCreateRequest,
+  'ListCreateInput',
+  'POST /v2/lists: every field optional except a technology or category.',
+);
+const ListIdArgs = argsTypeOf(ListIdRequest, 'ListIdArgs');
+const FinalizeListArgs = argsTypeOf(FinalizeListRequest, 'FinalizeListArgs');
 
 @Resolver()
 export class LeadListResolver {
@@ -24,8 +34,8 @@ export class LeadListResolver {
 
   @Query(() => LeadListType, { description: 'GET /v2/lists/{id}: one list, full form' })
   @RateLimited('lists')
-  async list(@Ctx() ctx: GraphQLContext, @Arg('id') id: string): Promise<LeadListType> {
-    return ctx.services.lists.get(requireCaller(ctx), id);
+  async list(@Ctx() ctx: GraphQLContext, @Args(() => ListIdArgs) args: object): Promise<LeadListType> {
+    return ctx.services.lists.get(requireCaller(ctx), parseRequest(ListIdRequest, args).id);
   }
 
   @Mutation(() => ListCreatedType, {
@@ -36,7 +46,7 @@ export class LeadListResolver {
   @RateLimited('lists-create')
   async createList(
     @Ctx() ctx: GraphQLContext,
-    @Arg('input', () => ListCreateInputType) input: ListCreateInputType,
+    @Arg('input', () => ListCreateInput) input: object,
   ): Promise<ListCreatedType> {
     return ctx.services.lists.create(requireCaller(ctx), input);
   }
@@ -48,16 +58,16 @@ export class LeadListResolver {
   @RateLimited('lists-finalize')
   async finalizeList(
     @Ctx() ctx: GraphQLContext,
-    @Arg('id') id: string,
-    @Arg('spendCredits', () => Int) spendCredits: number,
+    @Args(() => FinalizeListArgs) args: object,
   ): Promise<ListFinalizedType> {
+    const { id, spendCredits } = parseRequest(FinalizeListRequest, args);
     return ctx.services.lists.finalize(requireCaller(ctx), id, spendCredits);
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /v2/lists/{id}: deletes the list and its files' })
   @RateLimited('lists')
-  async deleteList(@Ctx() ctx: GraphQLContext, @Arg('id') id: string): Promise<boolean> {
-    await ctx.services.lists.delete(requireCaller(ctx), id);
+  async deleteList(@Ctx() ctx: GraphQLContext, @Args(() => ListIdArgs) args: object): Promise<boolean> {
+    await ctx.services.lists.delete(requireCaller(ctx), parseRequest(ListIdRequest, args).id);
     return true;
   }
 

@@ -4,6 +4,7 @@ import { ForbiddenError, ValidationError } from '../errors';
 import { HttpClient } from '../fetch';
 import { GraphQLContext, requireCaller } from './context';
 import { SiteImportResult } from '../schema/site-import.type';
+import { Authenticated } from './guards';
 import { fetchOptionsOf } from '../services/services';
 import { IMPORT_FORMATS, type ImportFormat } from '../services/site-index/site-import.service';
 
@@ -21,6 +22,7 @@ export class SiteImportResolver {
       '`npm run admin -- sites:import`. Give `content` (the file as text, at most IMPORT_MAX_BYTES) or ' +
       '`url` (http(s) on a host in IMPORT_URL_HOSTS), not both. Free of credits.',
   })
+  @Authenticated()
   async importSites(
     @Ctx() ctx: GraphQLContext,
     @Arg('format', () => String, { description: 'tranco (default), majestic or plain' })

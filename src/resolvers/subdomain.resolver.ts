@@ -1,8 +1,13 @@
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { GraphQLContext, requireCaller } from './context';
-import { RateLimited } from './guards';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import { toSubdomainResult } from '../schema/subdomain.mapper';
 import { SubdomainResult } from '../schema/subdomain.type';
+import { argsTypeOf } from '../schema/zod-graphql';
+import { parseRequest } from '../services/platform/request-schema';
+import { SubdomainsRequest } from '../services/subdomains/subdomains.request';
+import { GraphQLContext, requireCaller } from './context';
+import { RateLimited } from './guards';
+
+const SubdomainsArgs = argsTypeOf(SubdomainsRequest, 'SubdomainsArgs');
 
 @Resolver()
 export class SubdomainResolver {
@@ -16,26 +21,12 @@ export class SubdomainResolver {
   @RateLimited('subdomains')
   async subdomains(
     @Ctx() ctx: GraphQLContext,
-    @Arg('domains', () => [String], { description: 'One to ten domain names' }) domains: string[],
-    @Arg('limit', () => Int, {
-      nullable: true,
-      description: 'Names per domain: a multiple of 10, 10-1000 (default 100)',
-    })
-    limit?: number | null,
-    @Arg('after', () => String, { nullable: true, description: 'The moreAfter value of a previous result' })
-    after?: string | null,
-    @Arg('includeUnresolvable', () => Boolean, {
-      nullable: true,
-      description: 'Also return names that no longer resolve (default false)',
-    })
-    includeUnresolvable?: boolean | null,
+    @Args(() => SubdomainsArgs) args: object,
   ): Promise<SubdomainResult[]> {
-    const pages = await ctx.services.subdomains.find(requireCaller(ctx), {
-      domains,
-      limit: limit ?? undefined,
-      after: after ?? undefined,
-      includeUnresolvable: includeUnresolvable ?? undefined,
-    });
+    const pages = await ctx.services.subdomains.find(
+      requireCaller(ctx),
+      parseRequest(SubdomainsRequest, args),
+    );
     return pages.map(toSubdomainResult);
   }
 }

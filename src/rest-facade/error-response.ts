@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { z } from 'zod';
 import { AppError, httpStatusOf, RateLimitError, QuotaError, MethodNotAllowedError } from '../errors';
 import { logger } from '../platform/logger';
 
@@ -23,3 +24,18 @@ export function sendError(res: Response, error: unknown, requestId: string): voi
     .status(500)
     .json({ code: 'INTERNAL', message: `Internal server error (request id ${requestId})`, requestId });
 }
+
+/** The error body of every 4xx/5xx answer of the REST API (published as components.schemas.Error). */
+export const ErrorBodyShape = z
+  .looseObject({
+    code: z.string().describe('Stable error code, e.g. BAD_REQUEST, UNAUTHENTICATED, RATE_LIMITED'),
+    message: z.string().describe('What went wrong, naming the parameter where one is at fault'),
+    parameter: z.string().describe('The offending parameter (400 responses)').optional(),
+    retryAfter: z
+      .number()
+      .int()
+      .describe('Seconds to wait (429 responses; also the Retry-After header)')
+      .optional(),
+    requestId: z.string(),
+  })
+  .describe('Error body of every 4xx/5xx response of the REST API');

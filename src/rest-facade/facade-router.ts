@@ -1,58 +1,72 @@
 import type { NextFunction, Request, Response } from 'express';
-import { compileQuery, CompiledQuery, isCompiledQuery } from 'graphql-jit';
-import { DocumentNode, execute, GraphQLError, GraphQLSchema, parse, validate } from 'graphql';
-import { MethodNotAllowedError, ValidationError } from '../errors';
+import { MethodNotAllowedError } from '../errors';
 import { buildContext } from '../resolvers/context';
+import { guardOf } from '../resolvers/guards';
 import { publicRateLimiterFor } from '../services/platform/public-rate-limiter';
 import type { Services } from '../services/services';
 import { sendError } from './error-response';
-import type { RestRoute } from './route';
+import { paramsOf, readParams, restNamed, type RouteParam } from './params';
+import type { AnyRoute, ResolverClass, RouteAnswer } from './route';
 import { MatchResult, RouteMatcher } from './route-matcher';
 
 interface PreparedRoute {
-  route: RestRoute;
-  document: DocumentNode;
-  /** The operation compiled by graphql-jit (null: it could not be, graphql-js executes it). */
-  compiled: CompiledQuery | null;
+  route: AnyRoute;
+  params: RouteParam[];
+  public: boolean;
+  call(context: object, values: Record<string, unknown>): Promise<unknown>;
 }
 
 /**
- * The REST facade: each documented path runs its GraphQL operation on the same schema and context
- * builder as /graphql, so auth, plans, limits, quotas and credits are enforced in one place.
- * Operations are parsed and validated once at start-up (a broken entry stops the boot) and
- * compiled with graphql-jit into plain functions over the same resolvers: a CPU profile of a stored
- * lookup (six months of fifteen technologies, ~450 fields) put graphql-js's generic execution among
- * the largest costs of the request, and the compiled form skips its per-field bookkeeping. The
- * answers are the same; an operation graphql-jit cannot compile runs through graphql-js `execute`.
+ * The REST facade: each documented path calls the resolver method GraphQL calls, on the same
+ * context builder as /graphql, so auth, plans, limits, quotas and credits are enforced once, by the
+ * guards on the method and the services behind it; the route's presenter then writes the
+ * documented body. A route whose method declares no guard stops the boot.
  */
-export function createFacadeHandler(schema: GraphQLSchema, services: Services, routes: readonly RestRoute[]) {
+export function createFacadeHandler(services: Services, routes: readonly AnyRoute[]) {
   const matcher = new RouteMatcher(routes);
-  const prepared = new Map<RestRoute, PreparedRoute>();
+  const instances = new Map<ResolverClass, object>();
+  const prepared = new Map<AnyRoute, PreparedRoute>();
   for (const route of routes) {
-    const document = parse(typeof route.operation === 'string' ? route.operation : route.operation(schema));
-    const errors = validate(schema, document);
-    if (errors.length > 0) {
+    const [resolverClass, methodName] = route.resolver;
+    const guard = guardOf(resolverClass, methodName);
+    if (!guard)
       throw new Error(
-        `Route ${route.method} ${route.path}: invalid operation: ${errors.map((e) => e.message).join('; ')}`,
+        `Route ${route.method} ${route.path}: ${resolverClass.name}.${methodName} has no guard`,
       );
-    }
-    const compiled = compileQuery(schema, document);
-    prepared.set(route, { route, document, compiled: isCompiledQuery(compiled) ? compiled : null });
+    let instance = instances.get(resolverClass);
+    if (!instance) instances.set(resolverClass, (instance = new resolverClass()));
+    const method = (instance as Record<string, (...args: unknown[]) => Promise<unknown>>)[methodName];
+    const args = route.args ?? ((values: Record<string, unknown>) => [values]);
+    prepared.set(route, {
+      route,
+      params: paramsOf(route),
+      public: guard.kind === 'public',
+      call: (context, values) => method.call(instance, context, ...args(values)),
+    });
   }
   const prefix = services.config.HEADER_PREFIX;
   // Answers of cacheable routes, rendered once per entity tag: the catalogue's 7,500 technologies
-  // cost a GraphQL execution of ~100,000 fields, which need not be paid again until the tag changes.
+  // are presented and serialised again only when the tag changes.
   const rendered = new Map<string, { etag: string; status: number; json: string }>();
 
   async function serve(req: Request, res: Response, match: MatchResult): Promise<void> {
     const requestId = res.locals.requestId as string;
+    let params: readonly RouteParam[] = [];
     try {
       if (match.kind === 'wrong-method') throw new MethodNotAllowedError(req.method, req.path, match.allowed);
       if (match.kind !== 'match') return;
-      const { route, document, compiled } = prepared.get(match.route)!;
+      const entry = prepared.get(match.route)!;
+      const { route } = entry;
+      params = entry.params;
       const context = await buildContext(services, req.get('x-api-key'), requestId, req.ip ?? '');
-      if (!route.public && !context.caller) throw context.authError!;
-      const values = readParams(route, req, match.pathParams);
+      if (!entry.public && !context.caller) throw context.authError!;
+      const values = readParams(
+        route,
+        params,
+        req.query as Record<string, unknown>,
+        match.pathParams,
+        req.body,
+      );
       let cacheKey: string | undefined;
       let etag: string | undefined;
       if (route.cache) {
@@ -64,44 +78,39 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
         const hit = rendered.get(cacheKey);
         const notModified = etagMatches(req.get('if-none-match'), etag);
         if (notModified || hit?.etag === etag) {
-          // Not executed, so the public limit is counted here (the GraphQL field counts it otherwise).
-          if (route.public) await publicRateLimiterFor(services).consume(context.clientIp);
+          // The method is not called, so the public limit is counted here (its guard counts it otherwise).
+          if (entry.public) await publicRateLimiterFor(services).consume(context.clientIp);
           if (notModified) res.status(304).end();
           else res.status(hit!.status).type('application/json').send(hit!.json);
           return;
         }
       }
-      const variableValues = route.variables(values);
-      const result = compiled
-        ? await compiled.query(undefined, context, variableValues)
-        : await execute({ schema, document, variableValues, contextValue: context });
-      if (result.errors?.length) throw unwrap(result.errors[0]);
-      const response = route.respond(result.data as Record<string, unknown>, values);
-      if (response.status >= 200 && response.status < 300 && !route.public && context.caller) {
+      const answer: RouteAnswer = route.present(await entry.call(context, values), values);
+      if (answer.status >= 200 && answer.status < 300 && !entry.public && context.caller) {
         const meter = context.caller.meter;
         const remaining =
           meter.remaining ?? (await services.credits.balance(context.caller.principal.accountId));
         res.setHeader(`${prefix}-credits-spent`, String(meter.spent));
         res.setHeader(`${prefix}-credits-remaining`, String(remaining));
       }
-      for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
       if (req.method === 'HEAD') {
-        res.status(response.status).end();
+        res.status(answer.status).end();
         return;
       }
-      if (cacheKey !== undefined && etag !== undefined && response.status === 200) {
-        const json = response.json ?? JSON.stringify(response.body);
+      const json = answer.json ?? JSON.stringify(answer.body);
+      if (cacheKey !== undefined && etag !== undefined && answer.status === 200) {
         if (rendered.size >= MAX_RENDERED) rendered.clear();
-        rendered.set(cacheKey, { etag, status: response.status, json });
-        res.status(response.status).type('application/json').send(json);
+        rendered.set(cacheKey, { etag, status: answer.status, json });
+        res.status(answer.status).type('application/json').send(json);
         return;
       }
-      sendJson(res, response.status, response.json ?? JSON.stringify(response.body));
+      sendJson(res, answer.status, json);
     } catch (error) {
       // An error is not the cacheable answer: drop the validators set for it.
       res.removeHeader('ETag');
       res.removeHeader('Cache-Control');
-      sendError(res, error, requestId);
+      sendError(res, restNamed(error, params), requestId);
     }
   }
 
@@ -114,7 +123,9 @@ export function createFacadeHandler(schema: GraphQLSchema, services: Services, r
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
       return null;
     const match = matcher.match(req.method, req.path);
-    return match.kind === 'match' && !match.route.params.some((param) => param.in === 'body') ? match : null;
+    return match.kind === 'match' && !prepared.get(match.route)!.params.some((param) => param.in === 'body')
+      ? match
+      : null;
   };
   /**
    * The routes that take no body (every GET, the stored lookups among them), answered where this
@@ -144,45 +155,6 @@ function sendJson(res: Response, status: number, json: string): void {
   res.end(json);
 }
 
-/** Reads and validates every parameter; unknown query parameters are refused by name (typos surface). */
-function readParams(
-  route: RestRoute,
-  req: Request,
-  pathParams: Record<string, string>,
-): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  const query = req.query as Record<string, unknown>;
-  const known = new Set(route.params.filter((p) => p.in === 'query').map((p) => p.name));
-  for (const name of Object.keys(query)) {
-    if (!known.has(name))
-      throw new ValidationError(name, `Unknown parameter ${name} for ${route.method} ${route.path}/`);
-  }
-  const body = route.params.some((p) => p.in === 'body') ? readBody(req) : {};
-  for (const param of route.params) {
-    const raw =
-      param.in === 'query'
-        ? query[param.name]
-        : param.in === 'path'
-          ? pathParams[param.name]
-          : body[param.name];
-    if (raw === undefined || raw === null || raw === '') {
-      if (param.required) throw new ValidationError(param.name, `${param.name} is required`);
-      continue;
-    }
-    values[param.name] = param.parse(raw);
-  }
-  return values;
-}
-
-function readBody(req: Request): Record<string, unknown> {
-  const body: unknown = req.body;
-  if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ValidationError('body', 'The request body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
-
 /** Rendered answers kept at most (the catalogue: two lists and the slugs asked for). */
 const MAX_RENDERED = 2_000;
 
@@ -192,9 +164,4 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   if (header.trim() === '*') return true;
   const bare = (tag: string): string => tag.trim().replace(/^W\//, '');
   return header.split(',').some((tag) => bare(tag) === bare(etag));
-}
-
-/** The service error behind a GraphQL error; a GraphQL-level error here is a route-table bug (500). */
-function unwrap(error: GraphQLError): unknown {
-  return error.originalError ?? new Error(`GraphQL error in a facade operation: ${error.message}`);
 }

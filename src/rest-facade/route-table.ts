@@ -1,4 +1,4 @@
-import type { RestRoute } from './route';
+import type { AnyRoute } from './route';
 import { ACCOUNT_ROUTES, usageRoutesFor } from './routes/account.routes';
 import { ANALYSIS_ROUTES } from './routes/analysis.routes';
 import { CATALOGUE_ROUTES } from './routes/catalogue.routes';
@@ -12,7 +12,7 @@ import { VERIFY_ROUTES } from './routes/verify.routes';
  * The REST facade's route table: every documented path. Features add their routes here; the
  * router, the OpenAPI document and the contract tests all read this one list.
  */
-const RESOURCE_ROUTES: readonly RestRoute[] = [
+const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...ACCOUNT_ROUTES,
   ...ANALYSIS_ROUTES,
   ...LOOKUP_V2_ROUTES,
@@ -24,4 +24,4 @@ const RESOURCE_ROUTES: readonly RestRoute[] = [
 ];
 
 /** The resources, then the `/usage` companion of each resource served (and only those). */
-export const ROUTE_TABLE: readonly RestRoute[] = [...RESOURCE_ROUTES, ...usageRoutesFor(RESOURCE_ROUTES)];
+export const ROUTE_TABLE: readonly AnyRoute[] = [...RESOURCE_ROUTES, ...usageRoutesFor(RESOURCE_ROUTES)];

@@ -21,17 +21,6 @@ registerEnumType(UrlAnalysisState, {
   description: 'analysed now, failed now, or accepted for analysis with a callback',
 });
 
-export enum RenderChoice {
-  OFF = 'off',
-  AUTO = 'auto',
-  ALWAYS = 'always',
-}
-registerEnumType(RenderChoice, {
-  name: 'RenderChoice',
-  description:
-    'Browser rendering for this request: OFF, AUTO (when static detection leaves js/xhr candidates) or ALWAYS; RENDER=off on the server turns it off for every request',
-});
-
 @ObjectType({ description: 'A technology only a browser could have found (js or xhr patterns), not tried' })
 export class SkippedTechnologyType {
   @Field()
@@ -122,13 +111,6 @@ export class LookupResult {
 
   @Field(() => [LookupMonthType])
   months: readonly LookupMonthType[];
-
-  @Field({
-    description:
-      "The months as GET /lookup/v1/'s JSON answer (each application's name, categories, versions and hits), " +
-      'rendered once per stored version of the site; "[]" unless found',
-  })
-  monthsJson: string;
 }
 
 @ObjectType({ description: 'An analysis of the caller finished' })

@@ -1,4 +1,4 @@
-import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('DatasetRecordCount', { description: 'Records (websites) of a dataset under one technology.' })
 export class DatasetRecordCountType {
@@ -79,27 +79,4 @@ export class DatasetQuotedType {
 export class DatasetConfirmedType {
   @Field()
   orderStatus: string;
-}
-
-@InputType('DatasetQuoteInput', {
-  description: 'POST /dataset/v1/: technologies and callbackUrl are required.',
-})
-export class DatasetQuoteInputType {
-  @Field(() => [String], { nullable: true, description: 'Technology names (or slugs)' })
-  technologies?: string[] | null;
-
-  @Field(() => [String], { nullable: true })
-  languages?: string[] | null;
-
-  @Field(() => [String], { nullable: true })
-  tlds?: string[] | null;
-
-  @Field(() => Boolean, { nullable: true, description: 'true: language and TLD must both match' })
-  matchLanguageTld?: boolean | null;
-
-  @Field(() => Int, { nullable: true, description: 'The n most trafficked websites per technology' })
-  subset?: number | null;
-
-  @Field(() => String, { nullable: true, description: 'Receives the quote and the completed order' })
-  callbackUrl?: string | null;
 }

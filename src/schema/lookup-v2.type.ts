@@ -74,11 +74,4 @@ export class SiteLookupType extends EnrichmentFieldsType {
 
   @Field(() => [String], { description: 'Why the URL could not be analysed (FAILED)' })
   errors: string[];
-
-  @Field({
-    description:
-      "This URL's object of GET /v2/lookup/'s answer as JSON text (the published form: absent values left out, " +
-      'no confidence); a stored answer is written from texts kept per technology',
-  })
-  json: string;
 }

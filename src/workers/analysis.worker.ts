@@ -2,17 +2,18 @@ import type { JobContext, JobHandler } from '../jobs';
 import type { AnalysisJobPayload } from '../services/analysis/analysis.service';
 import {
   toCrawlV1Callback,
+  toLiveV2Object,
   toLookupV1Callback,
   toTechnology,
   type V1Outcome,
-} from '../services/analysis/analysis-shapes';
+} from '../services/analysis/analysis.presenter';
 import type { CallbackService } from '../services/platform/callback.service';
 import type { CreditService } from '../services/platform/credit.service';
 import type { Database } from '../storage/database';
 import type { AnalysisService } from '../services/analysis/analysis.service';
 import type { LookupV2Service } from '../services/lookup/lookup-v2.service';
-import { toLiveV2Object } from '../services/analysis/live-v2.presenter';
-import { toLookupV2Object } from '../services/lookup/lookup-v2.presenter';
+import { toLookupV2Object } from '../services/lookup/lookup.presenter';
+import { LOOKUP_V2_DEFAULTS } from '../services/lookup/lookup.request';
 import type { Analysis, SiteAnalyzer } from '../services/analysis/site-analyzer';
 import type { StoredSiteReader } from '../services/lookup/stored-site-reader';
 
@@ -67,7 +68,7 @@ async function callbackBody(
       const site = analysis.ok ? await deps.storedSites.site(analysis.siteUrl) : null;
       if (!analysis.ok || !site)
         return { url: job.url, errors: analysis.ok ? [] : analysis.errors.map((e) => e.message) };
-      const presentation = job.lookup ?? { denoise: true, squash: true, window: { minAge: 0, maxAge: 2 } };
+      const presentation = job.lookup ?? LOOKUP_V2_DEFAULTS;
       const lookup = await deps.lookupV2.present(job.url, site, 'ANALYSED', {
         ...presentation,
         // Just crawled: min_age does not hide what this job confirmed.

@@ -1,61 +1,18 @@
 import type { Family } from '../../plans/plan-catalog';
-import type { RestRoute } from '../route';
-import type { JsonSchema } from '../json-schema';
+import { AccountResolver } from '../../resolvers/account.resolver';
+import { CreditBalanceShape, UsageShape } from '../../services/platform/account.presenter';
+import { project } from '../../services/platform/published-shape';
+import type { AnyRoute } from '../route';
 
-const usageSchema: JsonSchema = {
-  type: 'object',
-  required: ['api', 'plan'],
-  properties: {
-    api: {
-      type: 'object',
-      required: ['throttle', 'quota'],
-      properties: {
-        throttle: {
-          type: 'object',
-          required: ['rateLimit'],
-          properties: { rateLimit: { type: 'integer', description: 'Requests per second' } },
-        },
-        quota: {
-          type: 'object',
-          required: ['limit', 'period'],
-          properties: { limit: { type: 'integer' }, period: { type: 'string', enum: ['DAY', 'MONTH'] } },
-        },
-      },
-    },
-    plan: {
-      type: 'object',
-      required: ['name', 'quota'],
-      properties: {
-        name: { type: 'string' },
-        quota: {
-          type: 'object',
-          required: ['remaining'],
-          properties: {
-            remaining: { type: 'integer', description: 'An estimate, updated as requests are counted' },
-          },
-        },
-      },
-    },
-  },
-};
-
-const balanceRoute: RestRoute = {
+const balanceRoute: AnyRoute = {
   method: 'GET',
   path: '/v2/credits/balance',
   operationId: 'getCreditBalance',
   summary: 'Read the credit balance',
   tag: 'Credits',
-  family: 'credits',
-  params: [],
-  operation: 'query CreditBalance { creditBalance { credits } }',
-  variables: () => ({}),
-  respond: (data) => ({ status: 200, body: data.creditBalance }),
-  responses: {
-    200: {
-      description: 'The balance',
-      schema: { type: 'object', required: ['credits'], properties: { credits: { type: 'integer' } } },
-    },
-  },
+  resolver: [AccountResolver, 'creditBalance'],
+  present: (balance) => ({ status: 200, body: project(CreditBalanceShape, balance) }),
+  responses: { 200: { description: 'The balance', shape: CreditBalanceShape } },
 };
 
 /** Every resource path that has a `<resource path>/usage` companion, with its rate-limit family. */
@@ -77,7 +34,7 @@ export const USAGE_PATHS: readonly { path: string; family: Family; tag: string }
  * The `<resource path>/usage` routes of the resources `served` actually holds: a usage path of a
  * resource the service does not serve (lists, datasets) is an unknown path (404), not a 200.
  */
-export function usageRoutesFor(served: readonly RestRoute[]): RestRoute[] {
+export function usageRoutesFor(served: readonly AnyRoute[]): AnyRoute[] {
   const isServed = (path: string) => served.some((r) => r.path === path || r.path.startsWith(`${path}/`));
   return USAGE_PATHS.filter(({ path }) => isServed(path)).map(({ path, family, tag }) => ({
     method: 'GET',
@@ -85,15 +42,11 @@ export function usageRoutesFor(served: readonly RestRoute[]): RestRoute[] {
     operationId: `getUsage${path.replace(/[^a-z0-9]+(.)/gi, (_, c: string) => c.toUpperCase())}`,
     summary: `Quota and limits of the plan for ${path}/ (counts toward the quota)`,
     tag,
-    family: 'usage',
-    params: [],
-    operation: `query Usage($family: EndpointFamily!) {
-    usage(family: $family) { api { throttle { rateLimit } quota { limit period } } plan { name quota { remaining } } }
-  }`,
-    variables: () => ({ family: family.toUpperCase().replace(/-/g, '_') }),
-    respond: (data) => ({ status: 200, body: data.usage }),
-    responses: { 200: { description: 'The usage object', schema: usageSchema } },
+    resolver: [AccountResolver, 'usage'],
+    args: () => [family],
+    present: (usage) => ({ status: 200, body: project(UsageShape, usage) }),
+    responses: { 200: { description: 'The usage object', shape: UsageShape } },
   }));
 }
 
-export const ACCOUNT_ROUTES: RestRoute[] = [balanceRoute];
+export const ACCOUNT_ROUTES: AnyRoute[] = [balanceRoute];

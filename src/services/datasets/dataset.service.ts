@@ -1,3 +1,4 @@
+import { parseRequest } from '../platform/request-schema';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Config } from '../../platform/config';
@@ -16,9 +17,9 @@ import type { Caller } from '../platform/caller';
 import { datasetMail, type DatasetMailKind } from './dataset-mails';
 import {
   ORDER_REF_PATTERN,
-  parseDatasetRequest,
+  DatasetQuoteRequest,
+  toDatasetRequest,
   type DatasetQuery,
-  type DatasetQuoteInput,
   type DatasetRequest,
 } from './dataset-request';
 import { insertCalculatingList, type LeadListService } from '../lists/lead-list.service';
@@ -66,10 +67,11 @@ export class DatasetService {
     private readonly config: Config,
   ) {}
 
-  async quote(caller: Caller, input: DatasetQuoteInput, now = new Date()): Promise<{ orderRef: string }> {
+  /** `args`: the request as a transport received it, parsed here with DatasetQuoteRequest. */
+  async quote(caller: Caller, args: object, now = new Date()): Promise<{ orderRef: string }> {
     if (caller.principal.isDemo)
       throw new ForbiddenError('Datasets are sold to subscriptions, not to the demo key');
-    const request = parseDatasetRequest(input, this.fingerprints);
+    const request = toDatasetRequest(parseRequest(DatasetQuoteRequest, args), this.fingerprints);
     await this.callbacks.validateUrl(request.callbackUrl, 'callback_url');
     const orderRef = `ds_${randomBytes(12).toString('hex')}`;
     const listId = `lst_${randomBytes(12).toString('hex')}`;

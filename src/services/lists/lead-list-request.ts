@@ -1,12 +1,13 @@
+import { z } from 'zod';
 import { COMPANY_SIZES, ENRICHMENT_SETS, type EnrichmentSet } from '../../enrichment';
-import { ValidationError } from '../../errors';
+import { field } from '../platform/request-schema';
 import { versionKeyRange, type VersionOperator } from '../site-index/version-key';
 
 /**
- * The request of POST /v2/lists, validated and normalised. Every bad value is a ValidationError
- * naming the field (technologies[2].version, keywords[0], ...). What needs the database or the
- * catalogue (known slugs, category expansion, referenced lists, the callback URL's address) is
- * checked by LeadListService on top of this.
+ * The request of POST /v2/lists: one schema for the REST body and GraphQL's ListCreateInput, each
+ * field with its bounds, default and messages (a bad value names the field: technologies[2].version,
+ * keywords[0], ...). What needs the database or the catalogue (known slugs, category expansion,
+ * referenced lists, the callback URL's address) is checked by LeadListService on top of this.
  */
 export const MAX_TECHNOLOGIES = 100;
 export const MAX_CATEGORIES = 20;
@@ -22,41 +23,6 @@ export const VERSION_OPERATORS = ['=', '>=', '<='] as const;
 export type MatchTechnologies = (typeof MATCH_TECHNOLOGIES)[number];
 export type SubdomainMode = (typeof SUBDOMAIN_MODES)[number];
 export type ListFormat = (typeof LIST_FORMATS)[number];
-
-export interface ListTechnologyInput {
-  slug: string;
-  version?: string | null;
-  operator?: string | null;
-}
-
-/** What a client may send (GraphQL input or REST body); null and undefined mean "not given". */
-export interface ListCreateInput {
-  technologies?: ListTechnologyInput[] | null;
-  categories?: string[] | null;
-  keywords?: string[] | null;
-  languages?: string[] | null;
-  countries?: string[] | null;
-  industries?: string[] | null;
-  companySizes?: string[] | null;
-  tlds?: string[] | null;
-  matchCountryLanguage?: boolean | null;
-  matchTechnologies?: string | null;
-  rootPath?: boolean | null;
-  subset?: number | null;
-  subsetSlice?: number | null;
-  minAge?: number | null;
-  maxAge?: number | null;
-  fromDate?: number | null;
-  requiredSets?: string[] | null;
-  subdomains?: string | null;
-  excludeNoTraffic?: boolean | null;
-  excludeMultilingual?: boolean | null;
-  excludeListId?: string | null;
-  baseListId?: string | null;
-  sets?: string[] | null;
-  callbackUrl?: string | null;
-  format?: string | null;
-}
 
 /** A technology of the list: one file, one `rows` entry. */
 export interface ListTechnology {
@@ -112,194 +78,264 @@ export function companySizeLabel(value: string): string | null {
   return null;
 }
 
-function given<T>(value: T | null | undefined): value is T {
-  return value !== null && value !== undefined;
-}
-
-function stringList(
-  name: string,
-  value: unknown,
-  item: (raw: string, field: string) => string,
+/** Items of a string list, trimmed, normalised by `normal`, each kept once. */
+function values(
+  description: string,
+  normal: (value: string, ctx: z.RefinementCtx) => string,
   max = MAX_VALUES,
-): string[] {
-  if (!given(value)) return [];
-  if (!Array.isArray(value)) throw new ValidationError(name, `${name} must be an array of strings`);
-  if (value.length > max) throw new ValidationError(name, `${name} must hold at most ${max} values`);
-  const out: string[] = [];
-  value.forEach((raw, i) => {
-    const field = `${name}[${i}]`;
-    if (typeof raw !== 'string') throw new ValidationError(name, `${field} must be a string`);
-    const normal = item(raw.trim(), field);
-    if (!out.includes(normal)) out.push(normal);
+) {
+  return field.uniqueList(z.string({ error: '{name} must be a string' }).trim().transform(normal), {
+    max,
+    description,
   });
-  return out;
 }
 
-function pattern(re: RegExp, text: string, lower = true) {
-  return (raw: string, field: string): string => {
-    const value = lower ? raw.toLowerCase() : raw;
-    if (!re.test(value)) throw new ValidationError(field.replace(/\[\d+\]$/, ''), `${field} ${text}`);
+/** A lower-cased item matching `re`, else `{name}[i] <text>`. */
+function matching(re: RegExp, text: string) {
+  return (raw: string, ctx: z.RefinementCtx): string => {
+    const value = raw.toLowerCase();
+    if (!re.test(value)) ctx.addIssue({ code: 'custom', message: `{name} ${text}` });
     return value;
   };
 }
 
-function wholeNumber(name: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-    throw new ValidationError(name, `${name} must be a whole number between ${min} and ${max}`);
-  return value;
-}
-
-function flag(name: string, value: unknown, fallback: boolean): boolean {
-  if (!given(value)) return fallback;
-  if (typeof value !== 'boolean') throw new ValidationError(name, `${name} must be true or false`);
-  return value;
-}
-
-function oneOf<T extends string>(name: string, value: unknown, values: readonly T[], fallback: T): T {
-  if (!given(value)) return fallback;
-  if (typeof value !== 'string' || !(values as readonly string[]).includes(value.trim().toLowerCase()))
-    throw new ValidationError(name, `${name} must be one of ${values.join(', ')}`);
-  return value.trim().toLowerCase() as T;
-}
-
-function fieldSets(name: string, value: unknown): EnrichmentSet[] {
-  const sets = stringList(name, value, (raw, field) => {
+function setNames(description: string) {
+  return values(description, (raw, ctx) => {
     const set = raw.toLowerCase();
     if (set !== 'all' && !(ENRICHMENT_SETS as readonly string[]).includes(set))
-      throw new ValidationError(
-        name,
-        `${field}: unknown field set ${JSON.stringify(raw)}; known: ${ENRICHMENT_SETS.join(', ')}, all`,
-      );
+      ctx.addIssue({
+        code: 'custom',
+        message: `{name}: unknown field set ${JSON.stringify(raw)}; known: ${ENRICHMENT_SETS.join(', ')}, all`,
+      });
     return set;
   });
-  if (sets.includes('all')) return [...ENRICHMENT_SETS];
-  return sets as EnrichmentSet[];
 }
 
-function listId(name: string, value: unknown): string | null {
-  if (!given(value)) return null;
-  if (typeof value !== 'string' || !LIST_ID_PATTERN.test(value.trim()))
-    throw new ValidationError(name, `${name} must be a list id (lst_…)`);
-  return value.trim();
-}
+/** Languages: ISO 639-1 codes (xx or xx-yy); shared with the datasets' request. */
+export const languagesField = (description: string) =>
+  values(description, matching(/^[a-z]{2}(-[a-z]{2})?$/, 'must be an ISO 639-1 code (xx or xx-yy)'));
 
-function technologies(value: unknown): ListTechnology[] {
-  if (!given(value)) return [];
-  if (!Array.isArray(value)) throw new ValidationError('technologies', 'technologies must be an array');
-  if (value.length > MAX_TECHNOLOGIES)
-    throw new ValidationError('technologies', `technologies must hold at most ${MAX_TECHNOLOGIES} items`);
-  const out: ListTechnology[] = [];
-  value.forEach((raw: unknown, i) => {
-    const field = `technologies[${i}]`;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-      throw new ValidationError('technologies', `${field} must be an object with a slug`);
-    const item = raw as Record<string, unknown>;
-    if (
-      typeof item.slug !== 'string' ||
-      !/^[a-z0-9][a-z0-9._+-]{0,119}$/.test(item.slug.trim().toLowerCase())
-    )
-      throw new ValidationError('technologies', `${field}.slug must be a technology slug`);
-    const slug = item.slug.trim().toLowerCase();
-    let version: string | null = null;
-    if (given(item.version) && item.version !== '') {
-      const text = typeof item.version === 'number' ? String(item.version) : item.version;
-      if (typeof text !== 'string' || text.length > 60 || !versionKeyRange('=', text))
-        throw new ValidationError('technologies', `${field}.version must be a version number such as 4.9`);
-      version = text.trim();
-    }
-    let operator: VersionOperator = '=';
-    if (given(item.operator) && item.operator !== '') {
-      if (!(VERSION_OPERATORS as readonly unknown[]).includes(item.operator))
-        throw new ValidationError('technologies', `${field}.operator must be one of =, >=, <=`);
-      if (version === null) throw new ValidationError('technologies', `${field}.operator needs a version`);
-      operator = item.operator as VersionOperator;
-    }
-    if (out.some((t) => t.slug === slug))
-      throw new ValidationError('technologies', `${field}.slug ${slug} is given twice`);
-    out.push({ slug, operator, version, explicit: true });
+/** Top-level domains, the leading dot added; shared with the datasets' request. */
+export const tldsField = (description: string) =>
+  values(description, (raw, ctx) => {
+    const value = raw.toLowerCase().replace(/^(?!\.)/, '.');
+    if (!/^(\.[a-z0-9-]{1,63}){1,3}$/.test(value))
+      ctx.addIssue({ code: 'custom', message: '{name} must be a top-level domain such as .com' });
+    return value;
   });
-  return out;
+
+const listId = (description: string) =>
+  field.text({
+    maxLength: 40,
+    pattern: LIST_ID_PATTERN,
+    patternText: 'must be a list id (lst_…)',
+    description,
+  });
+
+const TechnologyItem = z
+  .object(
+    {
+      slug: z
+        .string({ error: '{name} must be a string' })
+        .trim()
+        .toLowerCase()
+        .regex(/^[a-z0-9][a-z0-9._+-]{0,119}$/, { error: '{name} must be a technology slug' })
+        .meta({ description: 'A technology slug' }),
+      version: z
+        .preprocess(
+          (value) => (typeof value === 'number' ? String(value) : value === '' ? undefined : value),
+          z
+            .string({ error: '{name} must be a string' })
+            .trim()
+            .refine((text) => text.length <= 60 && versionKeyRange('=', text) !== null, {
+              error: '{name} must be a version number such as 4.9',
+            }),
+        )
+        .optional()
+        .meta({ description: 'A version number (4, 4.9, 4.9.1)' }),
+      operator: z
+        .preprocess(
+          (value) => (value === '' ? undefined : value),
+          z.enum(VERSION_OPERATORS, { error: '{name} must be one of =, >=, <=' }),
+        )
+        .optional()
+        .meta({ description: '=, >= or <=' }),
+    },
+    { error: '{name} must be an object with a slug' },
+  )
+  .meta({ graphqlType: 'ListTechnologyInput' });
+
+/** POST /v2/lists's body, and GraphQL's ListCreateInput. */
+export const ListCreateRequest = z
+  .object({
+    technologies: field.list(TechnologyItem, {
+      max: MAX_TECHNOLOGIES,
+      description: `At most ${MAX_TECHNOLOGIES} technologies: {slug, version?, operator?: ${VERSION_OPERATORS.join(' | ')}}`,
+    }),
+    categories: values(
+      'Category slugs; each adds its top 100 technologies by websites in the index',
+      matching(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be a category slug'),
+      MAX_CATEGORIES,
+    ),
+    keywords: values(
+      "Keywords (a-z0-9); prefix 'not ' to exclude",
+      matching(/^(not )?[a-z0-9]{1,60}$/, "must be a-z0-9 letters, optionally after 'not '"),
+    ),
+    languages: languagesField('ISO 639-1 codes, or with region (xx-yy); xx matches xx-yy too'),
+    countries: values('Two-letter country codes', (raw, ctx) =>
+      matching(/^[a-z]{2}$/, 'must be a two-letter country code')(raw, ctx).toUpperCase(),
+    ),
+    industries: values(
+      'Industries (as the enrichment names them, case-insensitive)',
+      matching(/^[\p{L}\p{N} &,./'()-]{1,100}$/u, 'must be an industry name (at most 100 characters)'),
+    ),
+    companySizes: values(
+      'Size labels (1-10 … 10001+) or the upper bound of a range (5000 = 1001-5000)',
+      (raw, ctx) => {
+        const label = companySizeLabel(raw);
+        if (label) return label;
+        ctx.addIssue({
+          code: 'custom',
+          message: `{name} must be a size code: ${COMPANY_SIZES.map(([l, max]) => (Number.isFinite(max) ? `${l} (or ${max})` : l)).join(', ')}`,
+        });
+        return raw;
+      },
+    ),
+    tlds: tldsField('Top-level domains, with or without the leading dot'),
+    matchCountryLanguage: field.flag({
+      default: true,
+      description: 'true: both country and language must match; false: either',
+    }),
+    matchTechnologies: field.choice(MATCH_TECHNOLOGIES, {
+      default: 'or',
+      description: 'or: any; and: all; not: the first and none of the others',
+    }),
+    rootPath: field.flag({ default: false, description: 'Only sites with the technology on the home page' }),
+    subset: field.integer({ min: 1, max: MAX_SUBSET, description: 'Websites per technology at most' }),
+    subsetSlice: field.integer({
+      min: 0,
+      max: 4,
+      default: 0,
+      description: 'Traffic quintile the subset starts at: 0 highest … 4 lowest',
+    }),
+    minAge: field.integer({
+      min: 0,
+      max: 11,
+      default: 0,
+      description: 'Months: confirmed at least this long ago',
+    }),
+    maxAge: field.integer({
+      min: 1,
+      max: 12,
+      default: 3,
+      description: 'Months: confirmed at most this long ago',
+    }),
+    fromDate: field.integer({
+      min: 0,
+      max: 2_147_483_647,
+      description: 'UNIX seconds: only sites first seen after it',
+    }),
+    requiredSets: setNames(`Field sets a site must hold a value in: ${ENRICHMENT_SETS.join(', ')}, all`),
+    subdomains: field.choice(SUBDOMAIN_MODES, {
+      default: 'include',
+      description: 'include, exclude or merge (one result per domain)',
+    }),
+    excludeNoTraffic: field.flag({ default: false, description: 'Leave out sites without traffic' }),
+    excludeMultilingual: field.flag({ default: false, description: 'Leave out sites in several languages' }),
+    excludeListId: listId(
+      'Leave out the websites of this list and of the lists it excluded (≤ 10 lists, ≤ 500,000 websites)',
+    ),
+    baseListId: listId('Only websites also in this list'),
+    sets: setNames(`Field sets in the files: ${ENRICHMENT_SETS.join(', ')}, all`),
+    callbackUrl: field.text({
+      maxLength: 2048,
+      description: 'Notified (signed POST) when the calculation ends',
+    }),
+    format: field.choice(LIST_FORMATS, { default: 'csv', description: 'File format: csv or json' }),
+  })
+  .superRefine((list, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    const slugs = new Set<string>();
+    (list.technologies ?? []).forEach((technology, i) => {
+      if (technology.operator !== undefined && technology.version === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['technologies', i, 'operator'],
+          message: '{name} needs a version',
+        });
+      if (slugs.has(technology.slug))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['technologies', i, 'slug'],
+          message: `{name} ${technology.slug} is given twice`,
+        });
+      slugs.add(technology.slug);
+    });
+    if ((list.technologies ?? []).length === 0 && (list.categories ?? []).length === 0)
+      issue('technologies', 'technologies or categories must name at least one technology');
+    if (list.minAge >= list.maxAge) issue('minAge', '{name} must be lower than maxAge');
+    if (list.excludeListId && list.excludeListId === list.baseListId)
+      issue('excludeListId', '{name} and baseListId must differ');
+  });
+
+export type ListCreateInput = z.output<typeof ListCreateRequest>;
+
+/** The sets a request names (`all` is every set). */
+function setsOf(names: readonly string[] | undefined): EnrichmentSet[] {
+  if (!names) return [];
+  if (names.includes('all')) return [...ENRICHMENT_SETS];
+  return names as EnrichmentSet[];
 }
 
-/** Validates and normalises everything that needs no database. */
-export function parseListRequest(input: ListCreateInput): ListRequest {
-  if (typeof input !== 'object' || input === null)
-    throw new ValidationError('body', 'The request body must be a JSON object');
-  const techs = technologies(input.technologies);
-  const categories = stringList(
-    'categories',
-    input.categories,
-    pattern(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be a category slug'),
-    MAX_CATEGORIES,
-  );
-  if (techs.length === 0 && categories.length === 0)
-    throw new ValidationError('technologies', 'technologies or categories must name at least one technology');
-  const minAge = given(input.minAge) ? wholeNumber('minAge', input.minAge, 0, 11) : 0;
-  const maxAge = given(input.maxAge) ? wholeNumber('maxAge', input.maxAge, 1, 12) : 3;
-  if (minAge >= maxAge) throw new ValidationError('minAge', 'minAge must be lower than maxAge');
-  const excludeListId = listId('excludeListId', input.excludeListId);
-  const baseListId = listId('baseListId', input.baseListId);
-  if (excludeListId && excludeListId === baseListId)
-    throw new ValidationError('excludeListId', 'excludeListId and baseListId must differ');
-  let callbackUrl: string | null = null;
-  if (given(input.callbackUrl)) {
-    if (typeof input.callbackUrl !== 'string' || input.callbackUrl.trim() === '')
-      throw new ValidationError('callbackUrl', 'callbackUrl must be a URL');
-    callbackUrl = input.callbackUrl.trim();
-  }
+/** The list request as the service keeps it, from what the schema parsed. */
+export function toListRequest(input: ListCreateInput): ListRequest {
   return {
-    technologies: techs,
-    categories,
-    keywords: stringList(
-      'keywords',
-      input.keywords,
-      pattern(/^(not )?[a-z0-9]{1,60}$/, "must be a-z0-9 letters, optionally after 'not '"),
-    ),
-    languages: stringList(
-      'languages',
-      input.languages,
-      pattern(/^[a-z]{2}(-[a-z]{2})?$/, 'must be an ISO 639-1 code (xx or xx-yy)'),
-    ),
-    countries: stringList('countries', input.countries, (raw, field) =>
-      pattern(/^[a-z]{2}$/, 'must be a two-letter country code')(raw, field).toUpperCase(),
-    ),
-    industries: stringList(
-      'industries',
-      input.industries,
-      pattern(/^[\p{L}\p{N} &,./'()-]{1,100}$/u, 'must be an industry name (at most 100 characters)'),
-    ),
-    companySizes: stringList('companySizes', input.companySizes, (raw, field) => {
-      const label = companySizeLabel(raw);
-      if (!label)
-        throw new ValidationError(
-          'companySizes',
-          `${field} must be a size code: ${COMPANY_SIZES.map(([l, max]) => (Number.isFinite(max) ? `${l} (or ${max})` : l)).join(', ')}`,
-        );
-      return label;
-    }),
-    tlds: stringList('tlds', input.tlds, (raw, field) => {
-      const value = raw.toLowerCase().replace(/^(?!\.)/, '.');
-      if (!/^(\.[a-z0-9-]{1,63}){1,3}$/.test(value))
-        throw new ValidationError('tlds', `${field} must be a top-level domain such as .com`);
-      return value;
-    }),
-    matchCountryLanguage: flag('matchCountryLanguage', input.matchCountryLanguage, true),
-    matchTechnologies: oneOf('matchTechnologies', input.matchTechnologies, MATCH_TECHNOLOGIES, 'or'),
-    rootPath: flag('rootPath', input.rootPath, false),
-    subset: given(input.subset) ? wholeNumber('subset', input.subset, 1, MAX_SUBSET) : null,
-    subsetSlice: given(input.subsetSlice) ? wholeNumber('subsetSlice', input.subsetSlice, 0, 4) : 0,
-    minAge,
-    maxAge,
-    fromDate: given(input.fromDate) ? wholeNumber('fromDate', input.fromDate, 0, 2_147_483_647) : null,
-    requiredSets: fieldSets('requiredSets', input.requiredSets),
-    subdomains: oneOf('subdomains', input.subdomains, SUBDOMAIN_MODES, 'include'),
-    excludeNoTraffic: flag('excludeNoTraffic', input.excludeNoTraffic, false),
-    excludeMultilingual: flag('excludeMultilingual', input.excludeMultilingual, false),
-    excludeListId,
+    technologies: (input.technologies ?? []).map((t) => ({
+      slug: t.slug,
+      operator: (t.operator ?? '=') as VersionOperator,
+      version: t.version ?? null,
+      explicit: true,
+    })),
+    categories: input.categories ?? [],
+    keywords: input.keywords ?? [],
+    languages: input.languages ?? [],
+    countries: input.countries ?? [],
+    industries: input.industries ?? [],
+    companySizes: input.companySizes ?? [],
+    tlds: input.tlds ?? [],
+    matchCountryLanguage: input.matchCountryLanguage,
+    matchTechnologies: input.matchTechnologies,
+    rootPath: input.rootPath,
+    subset: input.subset ?? null,
+    subsetSlice: input.subsetSlice,
+    minAge: input.minAge,
+    maxAge: input.maxAge,
+    fromDate: input.fromDate ?? null,
+    requiredSets: setsOf(input.requiredSets),
+    subdomains: input.subdomains,
+    excludeNoTraffic: input.excludeNoTraffic,
+    excludeMultilingual: input.excludeMultilingual,
+    excludeListId: input.excludeListId ?? null,
     excludeListIds: [],
-    baseListId,
-    sets: fieldSets('sets', input.sets),
-    callbackUrl,
-    format: oneOf('format', input.format, LIST_FORMATS, 'csv'),
+    baseListId: input.baseListId ?? null,
+    sets: setsOf(input.sets),
+    callbackUrl: input.callbackUrl ?? null,
+    format: input.format,
   };
 }
+
+const listIdPath = () => field.text({ maxLength: 40, required: true, description: 'List id (lst_…)' });
+
+/** GET and DELETE /v2/lists/{id}. */
+export const ListIdRequest = z.object({ id: listIdPath() });
+
+/** POST /v2/lists/{id}: buy a Ready list. */
+export const FinalizeListRequest = z.object({
+  id: listIdPath(),
+  spendCredits: field.integer({
+    min: 0,
+    max: 2_147_483_647,
+    required: true,
+    description: "Must equal the list's totalCredits",
+  }),
+});

@@ -1,3 +1,4 @@
+import { parseRequest } from '../platform/request-schema';
 import { randomBytes } from 'node:crypto';
 import { In, IsNull, type EntityManager } from 'typeorm';
 import type { Config } from '../../platform/config';
@@ -19,8 +20,8 @@ import { LeadListFiles } from './lead-list-files';
 import {
   CATEGORY_TOP,
   LIST_ID_PATTERN,
-  parseListRequest,
-  type ListCreateInput,
+  ListCreateRequest,
+  toListRequest,
   type ListRequest,
   type ListTechnology,
 } from './lead-list-request';
@@ -167,13 +168,10 @@ export class LeadListService {
     });
   }
 
-  async create(
-    caller: Caller,
-    input: ListCreateInput,
-    now = new Date(),
-  ): Promise<{ id: string; status: ListStatus }> {
+  /** `args`: the request as a transport received it; parsed here, after the plan check, with ListCreateRequest. */
+  async create(caller: Caller, args: object, now = new Date()): Promise<{ id: string; status: ListStatus }> {
     requireFeature(caller.principal, 'lists', this.plans);
-    const request = parseListRequest(input);
+    const request = toListRequest(parseRequest(ListCreateRequest, args));
     const accountId = caller.principal.accountId;
     request.technologies.forEach((tech, i) => {
       if (!this.fingerprints.technologyBySlug(tech.slug))

@@ -1,17 +1,6 @@
 import { ValidationError } from '../../errors';
-import { decodeSubdomainCursor, normaliseRequestedDomain } from '../../subdomains';
+import { decodeSubdomainCursor } from '../../subdomains';
 import { isWithinDomain } from '../../subdomains/subdomain-name-rules';
-
-export interface SubdomainQuery {
-  /** One to ten domain names as the caller wrote them. */
-  domains: readonly string[];
-  /** Names per domain; a multiple of 10 (the spec), 100 when absent. */
-  limit?: number;
-  /** A `moreAfter` value of a previous response. */
-  after?: string;
-  /** Also return names that no longer resolve. */
-  includeUnresolvable?: boolean;
-}
 
 export interface SubdomainRequest {
   /** Registrable domains, in the caller's order, duplicates collapsed. */
@@ -28,29 +17,21 @@ export const SUBDOMAIN_LIMIT_STEP = 10;
 export const SUBDOMAIN_MAX_DOMAINS = 10;
 
 /**
- * Validates and normalises a subdomain query. Every error names its parameter (and the offending
- * value for domains), so both transports can answer 400 with something the caller can fix.
+ * The query as the service runs it, from the fields its request schema parsed (subdomains.request.ts):
+ * the domains without duplicates, and the page each starts after. A cursor continues the domain it
+ * belongs to (the most specific requested domain holding its name); one that belongs to none of
+ * them is refused, naming `after`.
  */
-export function parseSubdomainQuery(query: SubdomainQuery): SubdomainRequest {
-  if (query.domains.length === 0 || query.domains.length > SUBDOMAIN_MAX_DOMAINS) {
-    throw new ValidationError('domains', `domains must hold 1 to ${SUBDOMAIN_MAX_DOMAINS} domain names`);
-  }
-  const domains = [...new Set(query.domains.map((raw) => normaliseRequestedDomain(raw)))];
-  const limit = query.limit ?? SUBDOMAIN_LIMIT_DEFAULT;
-  if (
-    !Number.isInteger(limit) ||
-    limit < SUBDOMAIN_LIMIT_STEP ||
-    limit > SUBDOMAIN_LIMIT_MAX ||
-    limit % SUBDOMAIN_LIMIT_STEP !== 0
-  ) {
-    throw new ValidationError(
-      'limit',
-      `limit must be a multiple of ${SUBDOMAIN_LIMIT_STEP} from ${SUBDOMAIN_LIMIT_STEP} to ${SUBDOMAIN_LIMIT_MAX}`,
-    );
-  }
+export function toSubdomainRequest(input: {
+  domains: readonly string[];
+  limit: number;
+  after?: string;
+  includeUnresolvable: boolean;
+}): SubdomainRequest {
+  const domains = [...new Set(input.domains)];
   const after = new Map<string, string>();
-  if (query.after !== undefined) {
-    const name = decodeSubdomainCursor(query.after);
+  if (input.after !== undefined) {
+    const name = decodeSubdomainCursor(input.after);
     // Several requested domains can nest (example.co.uk is not under example.uk, but a private
     // suffix entry can be): the most specific domain owns the cursor.
     const owner = domains
@@ -61,5 +42,5 @@ export function parseSubdomainQuery(query: SubdomainQuery): SubdomainRequest {
     }
     after.set(owner, name);
   }
-  return { domains, limit, after, includeUnresolvable: query.includeUnresolvable ?? false };
+  return { domains, limit: input.limit, after, includeUnresolvable: input.includeUnresolvable };
 }

@@ -7,12 +7,12 @@ import type { NameResolution } from '../../subdomains';
 import { forEachConcurrently } from '../../fetch/concurrency';
 import type { Caller } from '../platform/caller';
 import type { MeteringService } from '../platform/metering.service';
-import { parseSubdomainQuery, SubdomainQuery } from './subdomain-request';
+import { toSubdomainRequest } from './subdomain-request';
+import type { SubdomainsInput } from './subdomains.request';
 import type { SiteIndexService } from '../site-index/site-index.service';
 import { subdomainSettingsFrom, type SubdomainSettings } from './subdomain-settings';
 import { SubdomainPage, SubdomainStore } from './subdomain-store';
 
-export type { SubdomainQuery } from './subdomain-request';
 export type { StoredSubdomain, SubdomainPage } from './subdomain-store';
 
 /** Payload of a `subdomains.discover` job. */
@@ -76,8 +76,8 @@ export class SubdomainService {
    * One page per requested domain, in the order asked. Business plan only; charged after success
    * for the names returned. Input errors are raised before anything is counted or charged.
    */
-  async find(caller: Caller, query: SubdomainQuery): Promise<SubdomainPage[]> {
-    const request = parseSubdomainQuery(query);
+  async find(caller: Caller, input: SubdomainsInput): Promise<SubdomainPage[]> {
+    const request = toSubdomainRequest(input);
     return this.metering.run(
       caller,
       {

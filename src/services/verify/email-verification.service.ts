@@ -1,11 +1,16 @@
 import type { Config } from '../../platform/config';
 import { CREDIT_PRICES } from '../../plans/credit-prices';
-import { EmailVerifier, requireEmailInput, type EmailVerificationResult } from '../../verify';
+import { EmailVerifier, type EmailVerificationResult } from '../../verify';
 import type { Caller } from '../platform/caller';
 import type { MeteringService } from '../platform/metering.service';
 
 export type { EmailVerificationResult, Reachable } from '../../verify';
-export { MAX_EMAIL_INPUT_LENGTH, REACHABLE_DESCRIPTION, REACHABLE_RULES, REACHABLE_VALUES } from '../../verify';
+export {
+  MAX_EMAIL_INPUT_LENGTH,
+  REACHABLE_DESCRIPTION,
+  REACHABLE_RULES,
+  REACHABLE_VALUES,
+} from '../../verify';
 
 /** The verifier, configured from the VERIFY_* settings and the service's DNS servers. */
 export function buildEmailVerifier(config: Config): EmailVerifier {
@@ -42,9 +47,8 @@ export class EmailVerificationService {
     private readonly metering: MeteringService,
   ) {}
 
+  /** `email` as its request schema admits it (email-verification.request.ts). */
   async verify(caller: Caller, email: string): Promise<EmailVerificationResult> {
-    // Checked up front, so that refused input costs nothing.
-    requireEmailInput(email);
     const price = CREDIT_PRICES.verify.credits;
     return this.metering.run(
       caller,

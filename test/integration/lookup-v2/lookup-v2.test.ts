@@ -1,10 +1,8 @@
 import { creditHeaders, q } from '../analysis-api/analysis-test-kit';
 import { untilNotRateLimited } from '../../helpers/test-retry';
 import { ageSite, LookupKit, startLookupKit } from './lookup-v2-kit';
-import { EventBus } from '../../../src/platform/event-bus';
-import { buildAppSchema } from '../../../src/resolvers/build-schema';
-import { selectionOf } from '../../../src/rest-facade/graphql-shape';
-import { toLookupV2Object } from '../../../src/services/lookup/lookup-v2.presenter';
+import { ENRICHMENT_FIELD_ORDER } from '../../../src/services/analysis/enrichment-fields';
+import { toLookupV2Object, type SiteLookup } from '../../../src/services/lookup/lookup.presenter';
 import { siteKeyOf } from '../../../src/services/site-index/site-key';
 
 /**
@@ -230,8 +228,15 @@ describe('GET /v2/lookup/', () => {
       // Every field the REST answer may have, as GraphQL gives them; the presenter's published
       // form of those must be exactly the REST text (stored answers are written from texts kept
       // per technology: lookup-v2.presenter.ts).
-      const schema = await buildAppSchema(new EventBus());
-      const selection = selectionOf(schema, 'SiteLookupType', ['confidence', 'json']);
+      const nested: Record<string, string> = {
+        employees: '{ name title }',
+        certInfo: '{ issuer protocol validTo }',
+        dns: '{ spf dmarc }',
+      };
+      const technology = 'slug name cpe versions categories { id slug name } trafficRank confirmedAt';
+      const selection =
+        `url state technologies { ${technology} } months { monthYear technologies { ${technology} } } errors ` +
+        ENRICHMENT_FIELD_ORDER.map((field) => `${field} ${nested[field] ?? ''}`).join(' ');
       const viaGraphql = async (params: Record<string, unknown>) => {
         const res = await untilNotRateLimited(() =>
           kit.service.graphql(
@@ -242,7 +247,7 @@ describe('GET /v2/lookup/', () => {
           ),
         );
         expect(res.body.errors).toBeUndefined();
-        return JSON.stringify(res.body.data.lookupV2.map(toLookupV2Object));
+        return JSON.stringify(res.body.data.lookupV2.map((lookup: SiteLookup) => toLookupV2Object(lookup)));
       };
       const urls = [kit.companyUrl, kit.sites.url('/')];
       expect((await lookup({ urls: urls[1], recursive: 'false' })).status).toBe(200); // indexed now

@@ -4,11 +4,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFacadeHandler } from '../../../src/rest-facade/facade-router';
 import { sendError } from '../../../src/rest-facade/error-response';
-import { integerParam, stringParam } from '../../../src/rest-facade/params';
-import type { RestRoute } from '../../../src/rest-facade/route';
+import { z } from 'zod';
+import type { AnyRoute } from '../../../src/rest-facade/route';
 import { requestIdMiddleware } from '../../../src/http/request-id';
 import { NotFoundError } from '../../../src/errors';
-import { buildAppSchema } from '../../../src/resolvers/build-schema';
+import { GraphQLContext, requireCaller } from '../../../src/resolvers/context';
+import { RateLimited } from '../../../src/resolvers/guards';
+import { field, parseRequest } from '../../../src/services/platform/request-schema';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /** Sends raw bytes, so a test controls exactly what the server gets (broken JSON, odd headers). */
@@ -244,31 +246,38 @@ describe('facade parameter handling (a route table of its own)', () => {
   let base: string;
   let apiKey: string;
 
-  const echoRoute: RestRoute = {
+  const EchoRequest = z.object({
+    q: field.text({ maxLength: 10, required: true, description: 'text' }),
+    limit: field.integer({ min: 10, max: 100, multipleOf: 10, description: 'number' }),
+  });
+
+  class EchoResolver {
+    @RateLimited('credits')
+    async echo(ctx: GraphQLContext, args: object) {
+      const values = parseRequest(EchoRequest, args);
+      return { credits: await ctx.services.credits.balance(requireCaller(ctx).principal.accountId), values };
+    }
+  }
+
+  const echoRoute: AnyRoute = {
     method: 'GET',
     path: '/test/v1/echo',
     operationId: 'echo',
     summary: 'Reads the balance, with parameters to validate',
     tag: 'Test',
-    family: 'credits',
-    params: [
-      stringParam({ name: 'q', description: 'text', required: true, maxLength: 10 }),
-      integerParam({ name: 'limit', description: 'number', min: 10, max: 100, multipleOf: 10 }),
-    ],
-    operation: 'query Echo { creditBalance { credits } }',
-    variables: () => ({}),
-    respond: (data, values) => ({ status: 200, body: { ...(data.creditBalance as object), values } }),
-    responses: { 200: { description: 'ok', schema: { type: 'object' } } },
+    request: EchoRequest,
+    resolver: [EchoResolver, 'echo'],
+    present: (result) => ({ status: 200, body: result }),
+    responses: { 200: { description: 'ok', shape: z.object({}) } },
   };
 
   beforeAll(async () => {
     service = await startTestService();
     ({ apiKey } = await service.createAccount({ plan: 'business' }));
-    const schema = await buildAppSchema(service.running.services.events);
     const app = express();
     app.set('query parser', 'simple');
     app.use(requestIdMiddleware);
-    app.use(createFacadeHandler(schema, service.running.services, [echoRoute]));
+    app.use(createFacadeHandler(service.running.services, [echoRoute]));
     app.use((req: express.Request, res: express.Response) =>
       sendError(res, new NotFoundError('No such endpoint'), res.locals.requestId as string),
     );

@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { jsonSchemaOfShape } from '../../../src/rest-facade/json-schema';
-import { urlParam } from '../../../src/rest-facade/params';
+import { jsonSchemaOf } from '../../../src/rest-facade/json-schema';
+import { AnalyzeRequest } from '../../../src/services/analysis/analysis.request';
+import { parseRequest } from '../../../src/services/platform/request-schema';
 import {
   AnalyzeV1AnswerShape,
   CrawlV1CallbackShape,
@@ -9,7 +9,7 @@ import {
   toCrawlV1Callback,
   toLookupV1Callback,
   type V1Outcome,
-} from '../../../src/services/analysis/analysis-shapes';
+} from '../../../src/services/analysis/analysis.presenter';
 
 const wordpress = {
   name: 'WordPress',
@@ -51,7 +51,7 @@ describe('published v1 shapes: one declaration for the answer, the callbacks and
   });
 
   it('derives the OpenAPI schema from the zod declaration (closed objects, enums, required fields)', () => {
-    const schema = jsonSchemaOfShape(AnalyzeV1AnswerShape);
+    const schema = jsonSchemaOf(AnalyzeV1AnswerShape);
     expect(schema).not.toHaveProperty('$schema');
     expect(schema).toMatchObject({
       type: 'object',
@@ -64,11 +64,15 @@ describe('published v1 shapes: one declaration for the answer, the callbacks and
       'NO_RESPONSE',
       'NO_HTML_DOCUMENT',
     ]);
-    expect(schema).toEqual(jsonSchemaOfShape(z.object(AnalyzeV1AnswerShape.shape)));
+    expect(schema.properties!.applications.items).toEqual(
+      jsonSchemaOf(AnalyzeV1AnswerShape.shape.applications.element),
+    );
   });
 
-  it('leaves a target URL to the resolver to parse, once (the facade does not normalise it)', () => {
-    const param = urlParam({ name: 'url', required: true, description: 'a page' });
-    expect(param.parse('example.com')).toBe('example.com');
+  it('parses a target URL once, by the request schema the resolver applies (a bare host gets http://)', () => {
+    expect(parseRequest(AnalyzeRequest, { url: 'example.com' })).toEqual({ url: 'http://example.com/' });
+    expect(() => parseRequest(AnalyzeRequest, { url: 'ftp://example.com' })).toThrow(
+      'url must use http or https',
+    );
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { DetectedTechnology } from '../../detection';
 import { FETCH_ERROR_TYPES, type FetchError } from '../../fetch';
+import { withoutNulls } from '../platform/published-shape';
+import { ENRICHMENT_FIELD_ORDER, EnrichmentFieldsShape } from './enrichment-fields';
 
 /*
  * The published answers of the v1 analysis family and of the Live/Crawl v2 technology object,
@@ -9,14 +11,14 @@ import { FETCH_ERROR_TYPES, type FetchError } from '../../fetch';
  * synchronous answer and the callback worker alike.
  */
 
-export const ErrorShape = z.object({
+export const ErrorShape = z.strictObject({
   type: z.enum(FETCH_ERROR_TYPES),
   message: z.string(),
 });
 export type ErrorObject = z.infer<typeof ErrorShape>;
 
 /** The Application object (Analyze v1, Crawl v1 and Lookup v1 callbacks). */
-export const ApplicationShape = z.object({
+export const ApplicationShape = z.strictObject({
   name: z.string(),
   confidence: z.string().describe('Numeric text, 0-100'),
   version: z.string().describe("'' when unknown"),
@@ -29,18 +31,18 @@ export const ApplicationShape = z.object({
 export type ApplicationObject = z.infer<typeof ApplicationShape>;
 
 /** The Technology object of Live v2 and Crawl v2. */
-export const TechnologyShape = z.object({
+export const TechnologyShape = z.strictObject({
   slug: z.string(),
   name: z.string(),
   versions: z.array(z.string()),
-  categories: z.array(z.object({ id: z.number().int(), slug: z.string(), name: z.string() })),
+  categories: z.array(z.strictObject({ id: z.number().int(), slug: z.string(), name: z.string() })),
   confidence: z.number().int().describe('0-100'),
   confirmedAt: z.number().int().describe('UNIX seconds'),
 });
 export type TechnologyObject = z.infer<typeof TechnologyShape>;
 
 /** GET /analyze/v1/: the applications found, or status error with the reasons. */
-export const AnalyzeV1AnswerShape = z.object({
+export const AnalyzeV1AnswerShape = z.strictObject({
   status: z.enum(['success', 'error']),
   applications: z.array(ApplicationShape),
   errors: z.array(ErrorShape).optional(),
@@ -56,7 +58,17 @@ export const LookupV1CallbackShape = AnalyzeV1AnswerShape.omit({ status: true })
 export type LookupV1Callback = z.infer<typeof LookupV1CallbackShape>;
 
 /** The answer of an accepted asynchronous v1 call (Crawl v1, Lookup v1 with a callback). */
-export const ReceivedShape = z.object({ status: z.literal('received') });
+export const ReceivedShape = z.strictObject({ status: z.literal('received') });
+export const RECEIVED = { status: 'received' } as const;
+
+/** One URL of a Live v2 / Crawl v2 answer (and of their callbacks): analysed, failed, or accepted. */
+export const LiveItemShape = z
+  .union([
+    z.object({ url: z.string(), technologies: z.array(TechnologyShape), ...EnrichmentFieldsShape.shape }),
+    z.object({ url: z.string(), errors: z.array(z.string()) }),
+    z.object({ url: z.string(), crawl: z.literal(true) }),
+  ])
+  .meta({ exclusive: true });
 
 /** What an Application object is made of: a detected technology, or its GraphQL form. */
 export type ApplicationSource = Pick<
@@ -114,4 +126,33 @@ export function toTechnology(
 
 export function toErrorObject(error: Pick<FetchError, 'type' | 'message'>): ErrorObject {
   return { type: error.type, message: error.message };
+}
+
+/** One URL's analysis, from the service (state in lower case), as the resolver and the worker give it. */
+export interface LiveAnalysisSource {
+  url: string;
+  state: string;
+  technologies: TechnologyObject[];
+  errors: { message: string }[];
+  [field: string]: unknown;
+}
+
+/**
+ * The Live v2 / Crawl v2 object of one URL, for the synchronous answer and the callbacks alike:
+ * `{url, crawl: true}`, `{url, errors: [text]}`, or `{url, technologies, ...set fields}` (the
+ * enriched record's fields in their published order; a field without a value is left out).
+ */
+export function toLiveV2Object(a: LiveAnalysisSource): Record<string, unknown> {
+  const state = a.state.toLowerCase();
+  if (state === 'accepted') return { url: a.url, crawl: true };
+  if (state === 'failed') return { url: a.url, errors: a.errors.map((e) => e.message) };
+  const out: Record<string, unknown> = {
+    url: a.url,
+    technologies: a.technologies.map((t) => toTechnology(t, t.confirmedAt)),
+  };
+  for (const field of ENRICHMENT_FIELD_ORDER) {
+    const kept = withoutNulls(a[field]);
+    if (kept !== undefined) out[field] = kept;
+  }
+  return out;
 }

@@ -1,0 +1,138 @@
+import { ArgsType, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { z } from 'zod';
+import { fieldMeta, inputOf, unwrapField, type RequestSchema } from '../services/platform/request-schema';
+
+/*
+ * GraphQL argument and input types made from an operation's request schema (see
+ * services/platform/request-schema.ts), so each input is declared once: its GraphQL type, whether
+ * it may be left out, its default and its description all come from the schema's field. The
+ * resolver parses what GraphQL passes with the same schema.
+ */
+
+type Constructor = new () => object;
+type GraphQLTypeRef = unknown;
+
+const enums = new Map<string, object>();
+const inputs = new Map<string, Constructor>();
+
+/** The GraphQL enum of a choice field: upper-case names for the schema's values (`always` → ALWAYS). */
+function enumOf(values: readonly string[], name: string, description: string): object {
+  let made = enums.get(name);
+  if (!made) {
+    made = Object.fromEntries(
+      values.map((value) => [value.toUpperCase().replace(/[^A-Z0-9]+/g, '_'), value]),
+    );
+    registerEnumType(made, { name, description });
+    enums.set(name, made);
+  }
+  return made;
+}
+
+/** The GraphQL type of a field's schema; `typeName` names the enum or input type it may need. */
+function graphqlTypeOf(schema: z.ZodType, typeName: string, description: string): GraphQLTypeRef {
+  const inner = inputOf(schema);
+  const def = inner.def as { type: string; element?: z.ZodType; entries?: Record<string, string> };
+  switch (def.type) {
+    case 'string':
+      return String;
+    case 'boolean':
+      return Boolean;
+    case 'number':
+      return (inner as z.ZodNumber).isInt ? Int : Float;
+    case 'enum':
+      return enumOf(Object.values(def.entries!), typeName, description);
+    case 'array':
+      return [graphqlTypeOf(def.element!, typeName, description)];
+    case 'object': {
+      const own = (inner.meta() ?? {}) as { graphqlType?: string; typeDescription?: string };
+      return inputTypeOf(inner as RequestSchema, own.graphqlType ?? typeName, own.typeDescription);
+    }
+    default:
+      throw new Error(`No GraphQL type for the ${def.type} field of ${typeName}`);
+  }
+}
+
+function declareFields(target: Constructor, schema: RequestSchema): void {
+  for (const [key, fieldSchema] of Object.entries(schema.shape)) {
+    const meta = fieldMeta(fieldSchema);
+    const { optional, default: defaultValue } = unwrapField(fieldSchema);
+    const typeName = meta.graphqlType ?? `${target.name}${key[0].toUpperCase()}${key.slice(1)}`;
+    const type = graphqlTypeOf(fieldSchema, typeName, meta.description);
+    Field(() => type as never, {
+      nullable: optional,
+      ...(defaultValue !== undefined ? { defaultValue } : {}),
+      ...(meta.description ? { description: meta.description } : {}),
+    })(target.prototype, key);
+  }
+}
+
+/** An @ArgsType class whose fields are the schema's (its name appears nowhere in the schema). */
+export function argsTypeOf(schema: RequestSchema, name: string): Constructor {
+  const Args = { [name]: class {} }[name];
+  declareFields(Args, schema);
+  ArgsType()(Args);
+  return Args;
+}
+
+/** An @InputType of the given name whose fields are the schema's (made once per name). */
+export function inputTypeOf(schema: RequestSchema, name: string, description?: string): Constructor {
+  let made = inputs.get(name);
+  if (!made) {
+    made = { [name]: class {} }[name];
+    declareFields(made, schema);
+    InputType(name, description ? { description } : {})(made);
+    inputs.set(name, made);
+  }
+  return made;
+}
+
+const objects = new Map<string, Constructor>();
+
+/** The GraphQL output type of a published shape's field: choices stay strings, nested objects are named types. */
+function outputTypeOf(schema: z.ZodType, typeName: string): GraphQLTypeRef {
+  const inner = inputOf(schema);
+  const def = inner.def as { type: string; element?: z.ZodType };
+  switch (def.type) {
+    case 'string':
+    case 'enum':
+      return String;
+    case 'boolean':
+      return Boolean;
+    case 'number':
+      return (inner as z.ZodNumber).isInt ? Int : Float;
+    case 'array':
+      return [outputTypeOf(def.element!, typeName)];
+    case 'object': {
+      const own = (inner.meta() ?? {}) as { graphqlType?: string; typeDescription?: string };
+      return objectTypeOf(inner as RequestSchema, own.graphqlType ?? typeName, own.typeDescription);
+    }
+    default:
+      throw new Error(`No GraphQL output type for the ${def.type} field of ${typeName}`);
+  }
+}
+
+/**
+ * A GraphQL object type made from a published shape, where GraphQL publishes the same fields as
+ * REST (the email verification): one declaration for both, descriptions included. A nested
+ * object's type is named by its `graphqlType` meta.
+ */
+export function objectTypeOf(shape: RequestSchema, name: string, description?: string): Constructor {
+  let made = objects.get(name);
+  if (!made) {
+    made = { [name]: class {} }[name];
+    for (const [key, fieldSchema] of Object.entries(shape.shape)) {
+      const meta = fieldMeta(fieldSchema);
+      const fieldDescription =
+        meta.description || fieldSchema.description || unwrapField(fieldSchema).inner.description;
+      const typeName = meta.graphqlType ?? `${name}${key[0].toUpperCase()}${key.slice(1)}`;
+      const type = outputTypeOf(fieldSchema, typeName);
+      Field(() => type as never, {
+        nullable: unwrapField(fieldSchema).optional,
+        ...(fieldDescription ? { description: fieldDescription } : {}),
+      })(made.prototype, key);
+    }
+    ObjectType(name, description ? { description } : {})(made);
+    objects.set(name, made);
+  }
+  return made;
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { REACHABLE_DESCRIPTION, REACHABLE_VALUES } from '../../verify';
+
+/**
+ * The spec's "Email verification result", field for field: GET /v2/verify/'s answer and the
+ * GraphQL EmailVerification type alike (that type is made from this shape).
+ */
+export const EmailVerificationShape = z.strictObject({
+  email: z.string().describe('The input address, as given'),
+  domain: z
+    .string()
+    .describe("Domain part of the address, lower case, IDN in punycode; '' when there is none"),
+  reachable: z.enum(REACHABLE_VALUES).describe(REACHABLE_DESCRIPTION),
+  disposable: z
+    .boolean()
+    .describe('The domain (or a parent domain) belongs to a known disposable-address provider'),
+  roleAccount: z
+    .boolean()
+    .describe('A team or function address (admin@, info@, sales@…) rather than a person'),
+  mxValid: z
+    .boolean()
+    .describe('The domain can receive mail: MX records (not a null MX), or an A/AAAA record'),
+  connection: z.boolean().describe("An SMTP session was opened with one of the domain's mail servers"),
+  inboxFull: z.boolean().describe('The server refused the address because its inbox is full'),
+  catchAll: z.boolean().describe('The server also accepted a random address at the domain'),
+  deliverable: z.boolean().describe('The server accepted the address as a recipient'),
+  disabled: z.boolean().describe('The server said the mailbox is disabled, inactive or discontinued'),
+  syntaxValid: z
+    .boolean()
+    .describe('The address is syntactically valid (no DNS or SMTP is attempted otherwise)'),
+});
