@@ -8,7 +8,7 @@ import { buildContext, GraphQLContext } from '../resolvers/context';
 import { createFacadeHandler } from '../rest-facade/facade-router';
 import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi';
 import { ROUTE_TABLE } from '../rest-facade/route-table';
-import { DatasetOrderShape } from '../services/datasets/datasets.presenter';
+import { DatasetOrderShape } from '../services/datasets/datasets.contract';
 import { logger } from '../platform/logger';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';

@@ -11,7 +11,7 @@ import {
   LookupV1Request,
   setsOf,
   type LiveRequestInput,
-} from '../services/analysis/analysis.request';
+} from '../services/analysis/analysis.contract';
 import type { AnalysisCompletedEvent } from '../services/analysis/site-analyzer';
 import { parseRequest } from '../services/platform/request-schema';
 import { GraphQLContext, requireCaller } from './context';

@@ -1,5 +1,5 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import { CategoryRequest, TechnologyRequest } from '../services/catalogue/catalogue.request';
+import { CategoryRequest, TechnologyRequest } from '../services/catalogue/catalogue.contract';
 import { parseRequest } from '../services/platform/request-schema';
 import type { GraphQLContext } from './context';
 import { PublicField } from './guards';

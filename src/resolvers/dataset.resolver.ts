@@ -4,7 +4,7 @@ import { GraphQLContext, requireCaller } from './context';
 import { RateLimited } from './guards';
 import { DatasetConfirmedType, DatasetOrderType, DatasetQuotedType } from '../schema/dataset.type';
 import { argsTypeOf, inputTypeOf } from '../schema/zod-graphql';
-import { DatasetQuoteRequest, OrderRefRequest } from '../services/datasets/dataset-request';
+import { DatasetQuoteRequest, OrderRefRequest } from '../services/datasets/datasets.contract';
 import { parseRequest } from '../services/platform/request-schema';
 import type { DatasetOrderChangedEvent, DatasetOrderView } from '../services/datasets/dataset.service';
 

@@ -2,7 +2,7 @@ import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import { EmailVerification } from '../schema/email-verification.type';
 import { argsTypeOf } from '../schema/zod-graphql';
 import type { EmailVerificationResult } from '../services/verify/email-verification.service';
-import { VerifyEmailRequest } from '../services/verify/email-verification.request';
+import { VerifyEmailRequest } from '../services/verify/verify.contract';
 import { parseRequest } from '../services/platform/request-schema';
 import { GraphQLContext, requireCaller } from './context';
 import { RateLimited } from './guards';

@@ -8,7 +8,7 @@ import {
   ListReadyType,
 } from '../schema/lead-list.type';
 import { argsTypeOf, inputTypeOf } from '../schema/zod-graphql';
-import { FinalizeListRequest, ListCreateRequest, ListIdRequest } from '../services/lists/lead-list-request';
+import { FinalizeListRequest, ListCreateRequest, ListIdRequest } from '../services/lists/lists.contract';
 import { parseRequest } from '../services/platform/request-schema';
 import type { ListReadyEvent } from '../services/lists/lead-list.service';
 import { GraphQLContext, requireCaller } from './context';

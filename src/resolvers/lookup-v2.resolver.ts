@@ -1,9 +1,8 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import { SiteLookupType } from '../schema/lookup-v2.type';
 import { argsTypeOf } from '../schema/zod-graphql';
-import { setsOf } from '../services/analysis/analysis.request';
-import type { SiteLookup } from '../services/lookup/lookup.presenter';
-import { LookupV2Request } from '../services/lookup/lookup.request';
+import { setsOf } from '../services/analysis/analysis.contract';
+import { type SiteLookup, LookupV2Request } from '../services/lookup/lookup.contract';
 import { parseRequest } from '../services/platform/request-schema';
 import { GraphQLContext, requireCaller } from './context';
 import { RateLimited } from './guards';

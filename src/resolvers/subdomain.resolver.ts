@@ -3,7 +3,7 @@ import { toSubdomainResult } from '../schema/subdomain.mapper';
 import { SubdomainResult } from '../schema/subdomain.type';
 import { argsTypeOf } from '../schema/zod-graphql';
 import { parseRequest } from '../services/platform/request-schema';
-import { SubdomainsRequest } from '../services/subdomains/subdomains.request';
+import { SubdomainsRequest } from '../services/subdomains/subdomains.contract';
 import { GraphQLContext, requireCaller } from './context';
 import { RateLimited } from './guards';
 

@@ -1,4 +1,4 @@
-import { EmailVerificationShape } from '../services/verify/email-verification.presenter';
+import { EmailVerificationShape } from '../services/verify/verify.contract';
 import { objectTypeOf } from './zod-graphql';
 
 /** The spec's "Email verification result" (GET /v2/verify/ returns exactly this), made from its published shape. */

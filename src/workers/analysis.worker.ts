@@ -1,19 +1,17 @@
 import type { JobContext, JobHandler } from '../jobs';
-import type { AnalysisJobPayload } from '../services/analysis/analysis.service';
+import { type AnalysisJobPayload, type AnalysisService } from '../services/analysis/analysis.service';
 import {
   toCrawlV1Callback,
   toLiveV2Object,
   toLookupV1Callback,
   toTechnology,
   type V1Outcome,
-} from '../services/analysis/analysis.presenter';
+} from '../services/analysis/analysis.contract';
 import type { CallbackService } from '../services/platform/callback.service';
 import type { CreditService } from '../services/platform/credit.service';
 import type { Database } from '../storage/database';
-import type { AnalysisService } from '../services/analysis/analysis.service';
 import type { LookupV2Service } from '../services/lookup/lookup-v2.service';
-import { toLookupV2Object } from '../services/lookup/lookup.presenter';
-import { LOOKUP_V2_DEFAULTS } from '../services/lookup/lookup.request';
+import { LOOKUP_V2_DEFAULTS, toLookupV2Object } from '../services/lookup/lookup.contract';
 import type { Analysis, SiteAnalyzer } from '../services/analysis/site-analyzer';
 import type { StoredSiteReader } from '../services/lookup/stored-site-reader';
 

@@ -1,6 +1,6 @@
 import type { Family } from '../../plans/plan-catalog';
 import { AccountResolver } from '../../resolvers/account.resolver';
-import { CreditBalanceShape, UsageShape } from '../../services/platform/account.presenter';
+import { CreditBalanceShape, UsageShape } from '../../services/platform/account.contract';
 import { project } from '../../services/platform/published-shape';
 import type { AnyRoute } from '../route';
 

@@ -11,15 +11,13 @@ import {
   toLiveV2Object,
   type ErrorObject,
   type LiveAnalysisSource,
-} from '../../services/analysis/analysis.presenter';
-import {
   AnalyzeRequest,
   CrawlRequest,
   CrawlV1Request,
   LiveRequest,
   LookupV1Request,
-} from '../../services/analysis/analysis.request';
-import { lookupV1Json, LookupMonthShape } from '../../services/lookup/lookup.presenter';
+} from '../../services/analysis/analysis.contract';
+import { lookupV1Json, LookupMonthShape } from '../../services/lookup/lookup.contract';
 import type { AnyRoute } from '../route';
 
 const LiveItems = z.array(LiveItemShape);

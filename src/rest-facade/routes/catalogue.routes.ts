@@ -3,8 +3,9 @@ import { CatalogueResolver } from '../../resolvers/catalogue.resolver';
 import {
   CatalogueCategoryShape,
   CatalogueTechnologyShape,
-} from '../../services/catalogue/catalogue.presenter';
-import { CategoryRequest, TechnologyRequest } from '../../services/catalogue/catalogue.request';
+  CategoryRequest,
+  TechnologyRequest,
+} from '../../services/catalogue/catalogue.contract';
 import { project } from '../../services/platform/published-shape';
 import type { AnyRoute, RestRoute } from '../route';
 

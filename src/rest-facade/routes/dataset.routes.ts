@@ -1,6 +1,11 @@
 import { DatasetResolver } from '../../resolvers/dataset.resolver';
-import { DatasetQuoteRequest, OrderRefRequest } from '../../services/datasets/dataset-request';
-import { DatasetConfirmedShape, DatasetQuotedShape } from '../../services/datasets/datasets.presenter';
+
+import {
+  DatasetConfirmedShape,
+  DatasetQuotedShape,
+  DatasetQuoteRequest,
+  OrderRefRequest,
+} from '../../services/datasets/datasets.contract';
 import { project } from '../../services/platform/published-shape';
 import type { AnyRoute } from '../route';
 

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { LeadListResolver } from '../../resolvers/lead-list.resolver';
+import type { ListSummaryView, ListView } from '../../services/lists/lead-list.service';
 import {
   FinalizeListRequest,
   ListCreateRequest,
   ListIdRequest,
-} from '../../services/lists/lead-list-request';
-import type { ListSummaryView, ListView } from '../../services/lists/lead-list.service';
-import {
   ListCreatedShape,
   ListDeletedShape,
   ListFinalizedShape,
@@ -14,7 +12,7 @@ import {
   ListSummaryShape,
   toList,
   toListSummaries,
-} from '../../services/lists/lists.presenter';
+} from '../../services/lists/lists.contract';
 import { project } from '../../services/platform/published-shape';
 import type { AnyRoute } from '../route';
 

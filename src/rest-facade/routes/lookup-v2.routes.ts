@@ -4,8 +4,8 @@ import {
   lookupV2AnswerJson,
   LookupV2ItemShape,
   type SiteLookup,
-} from '../../services/lookup/lookup.presenter';
-import { LookupV2Request } from '../../services/lookup/lookup.request';
+  LookupV2Request,
+} from '../../services/lookup/lookup.contract';
 import type { AnyRoute } from '../route';
 
 export const LOOKUP_V2_ROUTES: AnyRoute[] = [

@@ -1,10 +1,10 @@
 import { SubdomainResolver } from '../../resolvers/subdomain.resolver';
-import { SubdomainsRequest } from '../../services/subdomains/subdomains.request';
 import {
+  SubdomainsRequest,
   SubdomainResultsShape,
   toSubdomainResult,
   type SubdomainPageSource,
-} from '../../services/subdomains/subdomains.presenter';
+} from '../../services/subdomains/subdomains.contract';
 import type { AnyRoute } from '../route';
 
 export const SUBDOMAIN_ROUTES: AnyRoute[] = [

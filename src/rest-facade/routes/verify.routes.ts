@@ -1,7 +1,6 @@
 import { EmailVerificationResolver } from '../../resolvers/email-verification.resolver';
 import { project } from '../../services/platform/published-shape';
-import { EmailVerificationShape } from '../../services/verify/email-verification.presenter';
-import { VerifyEmailRequest } from '../../services/verify/email-verification.request';
+import { EmailVerificationShape, VerifyEmailRequest } from '../../services/verify/verify.contract';
 import type { AnyRoute } from '../route';
 
 export const VERIFY_ROUTES: AnyRoute[] = [

@@ -6,7 +6,7 @@ import { Database } from '../../storage/database';
 import { CREDIT_PRICES } from '../../plans/credit-prices';
 import type { DetectedTechnology, SkippedTechnology } from '../../detection';
 import type { RenderMode, RenderStatus } from './page-renderer';
-import { ErrorObject, toErrorObject } from './analysis.presenter';
+import { ErrorObject, toErrorObject } from './analysis.contract';
 import type { Caller } from '../platform/caller';
 import { CallbackService } from '../platform/callback.service';
 import { CreditService } from '../platform/credit.service';

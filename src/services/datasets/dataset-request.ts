@@ -1,62 +1,8 @@
-import { z } from 'zod';
 import type { Fingerprints } from '../../detection';
 import { ValidationError } from '../../errors';
-import { field } from '../platform/request-schema';
-import {
-  languagesField,
-  ListCreateRequest,
-  MAX_SUBSET,
-  MAX_TECHNOLOGIES,
-  tldsField,
-  toListRequest,
-  type ListRequest,
-} from '../lists/lead-list-request';
-
-/**
- * POST /dataset/v1/'s body and GraphQL's DatasetQuoteInput: technologies by name (or slug), the
- * languages and TLDs with the lead lists' rules (shared fields), the callback that receives the quote.
- */
-export const DatasetQuoteRequest = z
-  .object({
-    technologies: field.list(field.item(200), {
-      min: 1,
-      max: MAX_TECHNOLOGIES,
-      required: true,
-      description: `Technology names, at most ${MAX_TECHNOLOGIES}`,
-    }),
-    languages: languagesField('ISO 639-1 language codes (xx or xx-yy)'),
-    tlds: tldsField('Top-level domains, with or without the leading dot'),
-    matchLanguageTld: field.flag({
-      default: false,
-      description: 'true: a website must match a language and a TLD (fewer results); false: either',
-    }),
-    subset: field.integer({
-      min: 1,
-      max: MAX_SUBSET,
-      description: 'Only the n most trafficked websites per technology',
-    }),
-    callbackUrl: field.text({
-      maxLength: 2048,
-      rest: 'callback_url',
-      restAlias: 'callbackUrl',
-      description: 'Required: receives the quote, then the completed order',
-    }),
-  })
-  .superRefine((input, ctx) => {
-    if (!input.callbackUrl)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['callbackUrl'],
-        message: '{name} is required: the quote is POSTed to it',
-      });
-  });
-
-export type DatasetQuoteInput = z.output<typeof DatasetQuoteRequest>;
-
-/** POST /dataset/v1/{orderRef} and GraphQL's datasetOrder. */
-export const OrderRefRequest = z.object({
-  orderRef: field.text({ maxLength: 40, required: true, description: 'The orderRef of the quote' }),
-});
+import { toListRequest, type ListRequest } from '../lists/lead-list-request';
+import { ListCreateRequest } from '../lists/lists.contract';
+import type { DatasetQuoteInput } from './datasets.contract';
 
 /** The echo of the request in every order: the spec's `query` object (and the subset). */
 export interface DatasetQuery {

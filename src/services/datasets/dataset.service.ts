@@ -1,4 +1,5 @@
 import { parseRequest } from '../platform/request-schema';
+import { DatasetQuoteRequest } from './datasets.contract';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Config } from '../../platform/config';
@@ -17,7 +18,6 @@ import type { Caller } from '../platform/caller';
 import { datasetMail, type DatasetMailKind } from './dataset-mails';
 import {
   ORDER_REF_PATTERN,
-  DatasetQuoteRequest,
   toDatasetRequest,
   type DatasetQuery,
   type DatasetRequest,

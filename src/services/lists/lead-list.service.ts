@@ -1,4 +1,5 @@
 import { parseRequest } from '../platform/request-schema';
+import { ListCreateRequest } from './lists.contract';
 import { randomBytes } from 'node:crypto';
 import { In, IsNull, type EntityManager } from 'typeorm';
 import type { Config } from '../../platform/config';
@@ -20,7 +21,6 @@ import { LeadListFiles } from './lead-list-files';
 import {
   CATEGORY_TOP,
   LIST_ID_PATTERN,
-  ListCreateRequest,
   toListRequest,
   type ListRequest,
   type ListTechnology,

@@ -5,7 +5,7 @@ import { CREDIT_PRICES } from '../../plans/credit-prices';
 import { AnalysisService } from '../analysis/analysis.service';
 import type { Caller } from '../platform/caller';
 import { CallbackService } from '../platform/callback.service';
-import type { SiteLookup } from './lookup.presenter';
+import type { SiteLookup } from './lookup.contract';
 import { MeteringService } from '../platform/metering.service';
 import type { SiteAnalyzer } from '../analysis/site-analyzer';
 import type { SiteEntity } from '../../storage/entities';

@@ -4,7 +4,7 @@ import type { LookupMonth } from '../site-index/site-index.service';
 /**
  * A site's assembled Lookup v1 history as kept in memory (see SiteIndexService.lookup), and its
  * views by confidence threshold, each made once: every stored lookup of the site at that threshold
- * gets the same frozen array back (the answer's JSON text is kept per array: lookup-v1-answer.ts).
+ * gets the same frozen array back (the answer's JSON text is kept per array: lookup.contract.ts).
  * Frozen because one array now serves many requests: nothing may change it after the first.
  */
 export class StoredHistory {

@@ -74,7 +74,7 @@ export class StoredSiteReader {
   private readonly sql: RawSql;
   /**
    * Site id → its current technologies, each as stored and in its published form (frozen: shared
-   * by every request, and lookup-v2.presenter.ts keeps each one's JSON text), under the version of
+   * by every request, and lookup.contract.ts keeps each one's JSON text), under the version of
    * the site row they were read at.
    */
   private readonly current = new VersionedCache<number, CurrentTechnology[]>(TECHNOLOGY_CACHE_SITES);

@@ -17,7 +17,7 @@ export const SUBDOMAIN_LIMIT_STEP = 10;
 export const SUBDOMAIN_MAX_DOMAINS = 10;
 
 /**
- * The query as the service runs it, from the fields its request schema parsed (subdomains.request.ts):
+ * The query as the service runs it, from the fields its request schema parsed (subdomains.contract.ts):
  * the domains without duplicates, and the page each starts after. A cursor continues the domain it
  * belongs to (the most specific requested domain holding its name); one that belongs to none of
  * them is refused, naming `after`.

@@ -8,7 +8,7 @@ import { forEachConcurrently } from '../../fetch/concurrency';
 import type { Caller } from '../platform/caller';
 import type { MeteringService } from '../platform/metering.service';
 import { toSubdomainRequest } from './subdomain-request';
-import type { SubdomainsInput } from './subdomains.request';
+import type { SubdomainsInput } from './subdomains.contract';
 import type { SiteIndexService } from '../site-index/site-index.service';
 import { subdomainSettingsFrom, type SubdomainSettings } from './subdomain-settings';
 import { SubdomainPage, SubdomainStore } from './subdomain-store';

@@ -47,7 +47,7 @@ export class EmailVerificationService {
     private readonly metering: MeteringService,
   ) {}
 
-  /** `email` as its request schema admits it (email-verification.request.ts). */
+  /** `email` as its request schema admits it (verify.contract.ts). */
   async verify(caller: Caller, email: string): Promise<EmailVerificationResult> {
     const price = CREDIT_PRICES.verify.credits;
     return this.metering.run(

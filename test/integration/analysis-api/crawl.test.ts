@@ -1,4 +1,4 @@
-import { CrawlV1CallbackShape } from '../../../src/services/analysis/analysis.presenter';
+import { CrawlV1CallbackShape } from '../../../src/services/analysis/analysis.contract';
 import { AnalysisKit, creditHeaders, q, startAnalysisKit } from './analysis-test-kit';
 import { startTwoPageSite, TwoPageSite } from './two-page-site';
 

@@ -2,7 +2,7 @@ import { creditHeaders, q } from '../analysis-api/analysis-test-kit';
 import { untilNotRateLimited } from '../../helpers/test-retry';
 import { ageSite, LookupKit, startLookupKit } from './lookup-v2-kit';
 import { ENRICHMENT_FIELD_ORDER } from '../../../src/services/analysis/enrichment-fields';
-import { toLookupV2Object, type SiteLookup } from '../../../src/services/lookup/lookup.presenter';
+import { toLookupV2Object, type SiteLookup } from '../../../src/services/lookup/lookup.contract';
 import { siteKeyOf } from '../../../src/services/site-index/site-key';
 
 /**
@@ -227,7 +227,7 @@ describe('GET /v2/lookup/', () => {
     it("answers the presenter's text of GraphQL's full answer, byte for byte, and follows the site's rank", async () => {
       // Every field the REST answer may have, as GraphQL gives them; the presenter's published
       // form of those must be exactly the REST text (stored answers are written from texts kept
-      // per technology: lookup-v2.presenter.ts).
+      // per technology: lookup.contract.ts).
       const nested: Record<string, string> = {
         employees: '{ name title }',
         certInfo: '{ issuer protocol validTo }',

@@ -1,7 +1,6 @@
 import { jsonSchemaOf } from '../../../src/rest-facade/json-schema';
-import { AnalyzeRequest } from '../../../src/services/analysis/analysis.request';
-import { parseRequest } from '../../../src/services/platform/request-schema';
 import {
+  AnalyzeRequest,
   AnalyzeV1AnswerShape,
   CrawlV1CallbackShape,
   LookupV1CallbackShape,
@@ -9,7 +8,8 @@ import {
   toCrawlV1Callback,
   toLookupV1Callback,
   type V1Outcome,
-} from '../../../src/services/analysis/analysis.presenter';
+} from '../../../src/services/analysis/analysis.contract';
+import { parseRequest } from '../../../src/services/platform/request-schema';
 
 const wordpress = {
   name: 'WordPress',

@@ -1,4 +1,4 @@
-import { lookupV1Json } from '../../../src/services/lookup/lookup.presenter';
+import { lookupV1Json } from '../../../src/services/lookup/lookup.contract';
 import type { LookupMonth } from '../../../src/services/site-index/site-index.service';
 import { StoredHistory } from '../../../src/services/lookup/stored-history';
 

@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { REACHABLE_DESCRIPTION, REACHABLE_VALUES } from '../../verify';
+import { MAX_EMAIL_INPUT_LENGTH, REACHABLE_DESCRIPTION, REACHABLE_VALUES } from '../../verify';
+import { field } from '../platform/request-schema';
+
+/**
+ * GET /v2/verify/: only input that is not an address at all (missing, empty, longer than 320
+ * characters) is refused; anything else is verified, and may well be `invalid`.
+ */
+export const VerifyEmailRequest = z.object({
+  email: field.text({
+    maxLength: MAX_EMAIL_INPUT_LENGTH,
+    required: true,
+    description: `The address to verify, at most ${MAX_EMAIL_INPUT_LENGTH} characters`,
+  }),
+});
 
 /**
  * The spec's "Email verification result", field for field: GET /v2/verify/'s answer and the
