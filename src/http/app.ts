@@ -47,7 +47,7 @@ export async function createApp(
 
   app.get('/healthz', async (_req, res) => {
     try {
-      await services.db.query('SELECT 1');
+      await services.db.ping();
       res.json({ status: 'ok', database: 'ok' });
     } catch {
       res.status(503).json({ status: 'unavailable', database: 'unreachable' });

@@ -1,6 +1,7 @@
-import { EntityManager, EntitySubscriberInterface, In, QueryFailedError } from 'typeorm';
-import { Database, dbDate } from '../storage/database';
+import { EntityManager, EntitySubscriberInterface, QueryFailedError } from 'typeorm';
+import { Database } from '../storage/database';
 import { JobEntity, JobStatus } from '../storage/entities/job.entity';
+import { JobRepository } from '../storage/job.repository';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { translateDriverError } from '../errors/db-error-translation';
 import { BackoffPolicy, backoffDelayMs } from './backoff';
@@ -47,8 +48,6 @@ const DEFAULT_MAX_ATTEMPTS = 8;
 const MAX_PAYLOAD_CHARS = 60_000;
 const MAX_ERROR_CHARS = 2_000;
 const LEASE_EXPIRED_ERROR = 'Lease expired: the worker running the job stopped or lost contact';
-/** Expired leases recovered per claim; more are picked up by the next poll. */
-const RECOVERY_BATCH = 100;
 
 let queueInstances = 0;
 
@@ -61,7 +60,8 @@ let queueInstances = 0;
  * rows no other worker is claiming, then an UPDATE takes them. SQLite has one writer at a time, so
  * an `UPDATE ... WHERE id IN (SELECT ...)` is atomic on its own; starting the transaction with a
  * write also makes other processes on the same file wait (busy_timeout) instead of reading a stale
- * snapshot. Times are the workers' clocks, so hosts sharing a MySQL server need synchronised clocks.
+ * snapshot (the statements: src/storage/job-claim.*.ts). Times are the workers' clocks, so hosts
+ * sharing a MySQL server need synchronised clocks.
  */
 export class JobQueue {
   readonly defaultMaxAttempts: number;
@@ -70,6 +70,7 @@ export class JobQueue {
   private readonly listeners = new Set<() => void>();
   /** Marks a transaction that enqueued, so listeners hear about it once it commits. */
   private readonly commitMarker = `jobQueue${++queueInstances}.enqueued`;
+  private readonly jobs: JobRepository;
 
   constructor(
     private readonly db: Database,
@@ -78,6 +79,7 @@ export class JobQueue {
     this.defaultMaxAttempts = options.defaultMaxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     this.backoff = options.backoff ?? DEFAULT_JOB_BACKOFF;
     this.random = options.random ?? Math.random;
+    this.jobs = new JobRepository(db);
     // A job enqueued in a still-open transaction is invisible to workers; waking them is only
     // useful after the commit, which TypeORM reports to subscribers.
     db.dataSource.subscribers.push(this.commitSubscriber());
@@ -93,21 +95,22 @@ export class JobQueue {
     const values = this.newJob(kind, payload, options);
     const { uniqueKey } = options;
     if (uniqueKey === undefined) {
-      const result = await m.insert(JobEntity, values);
+      const id = await this.jobs.insert(m, values);
       this.wakeAfterCommit(m);
-      return { id: Number(result.identifiers[0].id), created: true };
+      return { id, created: true };
     }
-    const existing = await m.findOne(JobEntity, { where: { uniqueKey } });
+    const existing = await this.jobs.findByUniqueKey(m, uniqueKey);
     if (existing) return { id: existing.id, created: false };
     try {
-      const result = await m.insert(JobEntity, values);
+      const id = await this.jobs.insert(m, values);
       this.wakeAfterCommit(m);
-      return { id: Number(result.identifiers[0].id), created: true };
+      return { id, created: true };
     } catch (error) {
       // Another transaction added the key since our read; the failed statement alone is undone.
       if (!(error instanceof QueryFailedError) || !(translateDriverError(error) instanceof ConflictError))
         throw error;
-      const winner = await this.findByUniqueKeyLatest(m, uniqueKey);
+      // The committed row even if our transaction's snapshot predates it (MySQL consistent reads).
+      const winner = await this.jobs.latestByUniqueKey(m, uniqueKey);
       if (!winner) throw error;
       return { id: winner.id, created: false };
     }
@@ -128,12 +131,16 @@ export class JobQueue {
     if (limit <= 0 || kinds.length === 0) return [];
     return this.db.transaction(async (m) => {
       const now = new Date();
-      const ids =
-        this.db.dialect === 'mysql'
-          ? await this.claimOnMysql(m, owner, kinds, limit, now, leaseMs)
-          : await this.claimOnSqlite(m, owner, kinds, limit, now, leaseMs);
+      const ids = await this.jobs.claimDue(m, {
+        owner,
+        kinds,
+        limit,
+        now,
+        leaseMs,
+        leaseExpiredError: LEASE_EXPIRED_ERROR,
+      });
       if (ids.length === 0) return [];
-      return m.find(JobEntity, { where: { id: In(ids) }, order: { runAt: 'ASC', id: 'ASC' } });
+      return this.jobs.byIds(m, ids);
     });
   }
 
@@ -203,25 +210,7 @@ export class JobQueue {
    */
   async release(ids: readonly number[], owner: string): Promise<number> {
     if (ids.length === 0) return 0;
-    const result = await this.db.transaction((m) =>
-      m
-        .createQueryBuilder()
-        .update(JobEntity)
-        .set({
-          status: 'queued',
-          attempts: () => 'attempts - 1',
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          updatedAt: new Date(),
-        })
-        .where('id IN (:...ids) AND lease_owner = :owner AND status = :running', {
-          ids,
-          owner,
-          running: 'running',
-        })
-        .execute(),
-    );
-    return result.affected ?? 0;
+    return this.jobs.release(ids, owner);
   }
 
   /**
@@ -231,51 +220,44 @@ export class JobQueue {
    */
   async retry(id: number, manager?: EntityManager): Promise<JobEntity> {
     const work = async (m: EntityManager): Promise<JobEntity> => {
-      const job = await m.findOne(JobEntity, { where: { id } });
+      const job = await this.jobs.get(id, m);
       if (!job) throw new NotFoundError(`Job ${id} not found`);
       if (job.status === 'running') throw new ConflictError(`Job ${id} is running; it cannot be retried now`);
       const now = new Date();
-      const result = await m
-        .createQueryBuilder()
-        .update(JobEntity)
-        .set({
-          status: 'queued',
-          attempts: job.status === 'queued' ? job.attempts : 0,
-          runAt: now,
-          finishedAt: null,
-          updatedAt: now,
-        })
-        .where('id = :id AND status = :status', { id, status: job.status })
-        .execute();
-      if (!result.affected) throw new ConflictError(`Job ${id} changed while being retried; try again`);
+      const restarted = await this.jobs.updateIfStatus(m, id, job.status, {
+        status: 'queued',
+        attempts: job.status === 'queued' ? job.attempts : 0,
+        runAt: now,
+        finishedAt: null,
+        updatedAt: now,
+      });
+      if (!restarted) throw new ConflictError(`Job ${id} changed while being retried; try again`);
       this.wakeAfterCommit(m);
-      return (await m.findOne(JobEntity, { where: { id } })) as JobEntity;
+      return (await this.jobs.get(id, m)) as JobEntity;
     };
     return manager ? work(manager) : this.db.transaction(work);
   }
 
   async get(id: number): Promise<JobEntity | null> {
-    return this.db.manager.findOne(JobEntity, { where: { id } });
+    return this.jobs.get(id);
   }
 
   async findByUniqueKey(
     uniqueKey: string,
     manager: EntityManager = this.db.manager,
   ): Promise<JobEntity | null> {
-    return manager.findOne(JobEntity, { where: { uniqueKey } });
+    return this.jobs.findByUniqueKey(manager, uniqueKey);
   }
 
   /** Newest first; dead jobs stay here, visible, until retried. */
   async list(query: JobListQuery = {}): Promise<JobPage> {
     const limit = Math.min(Math.max(query.limit ?? 50, 1), 500);
-    const builder = this.db.manager
-      .createQueryBuilder(JobEntity, 'j')
-      .orderBy('j.id', 'DESC')
-      .take(limit + 1);
-    if (query.status) builder.andWhere('j.status = :status', { status: query.status });
-    if (query.kind) builder.andWhere('j.kind = :kind', { kind: query.kind });
-    if (query.before !== undefined) builder.andWhere('j.id < :before', { before: query.before });
-    const rows = await builder.getMany();
+    const rows = await this.jobs.page({
+      status: query.status,
+      kind: query.kind,
+      before: query.before,
+      take: limit + 1,
+    });
     const jobs = rows.slice(0, limit);
     return { jobs, nextBefore: rows.length > limit ? jobs[jobs.length - 1].id : null };
   }
@@ -314,85 +296,8 @@ export class JobQueue {
     };
   }
 
-  /** The committed row even if our transaction's snapshot predates it (MySQL consistent reads). */
-  private async findByUniqueKeyLatest(m: EntityManager, uniqueKey: string): Promise<JobEntity | null> {
-    const query = m.createQueryBuilder(JobEntity, 'j').where('j.unique_key = :uniqueKey', { uniqueKey });
-    if (this.db.dialect === 'mysql') query.setLock('pessimistic_read');
-    return query.getOne();
-  }
-
-  private async claimOnSqlite(
-    m: EntityManager,
-    owner: string,
-    kinds: readonly string[],
-    limit: number,
-    now: Date,
-    leaseMs: number,
-  ): Promise<number[]> {
-    const at = dbDate(this.db, now);
-    await m.query(`${RECOVER_SQL} WHERE status = 'running' AND lease_expires_at < ?`, [
-      at,
-      LEASE_EXPIRED_ERROR,
-      at,
-      at,
-    ]);
-    const rows: { id: number }[] = await m.query(
-      `${CLAIM_SQL} WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND run_at <= ?` +
-        ` AND kind IN (${marks(kinds.length)}) ORDER BY run_at, id LIMIT ?) RETURNING id`,
-      [owner, dbDate(this.db, new Date(now.getTime() + leaseMs)), at, at, ...kinds, limit],
-    );
-    return rows.map((row) => Number(row.id));
-  }
-
-  private async claimOnMysql(
-    m: EntityManager,
-    owner: string,
-    kinds: readonly string[],
-    limit: number,
-    now: Date,
-    leaseMs: number,
-  ): Promise<number[]> {
-    const expired: { id: number }[] = await m.query(
-      `SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < ?` +
-        ` ORDER BY lease_expires_at LIMIT ${RECOVERY_BATCH} FOR UPDATE SKIP LOCKED`,
-      [now],
-    );
-    if (expired.length > 0) {
-      const ids = expired.map((row) => Number(row.id));
-      await m.query(`${RECOVER_SQL} WHERE id IN (${marks(ids.length)})`, [
-        now,
-        LEASE_EXPIRED_ERROR,
-        now,
-        ...ids,
-      ]);
-    }
-    const due: { id: number }[] = await m.query(
-      `SELECT id FROM jobs WHERE status = 'queued' AND run_at <= ? AND kind IN (${marks(kinds.length)})` +
-        ` ORDER BY run_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
-      [now, ...kinds, limit],
-    );
-    const ids = due.map((row) => Number(row.id));
-    if (ids.length > 0) {
-      await m.query(`${CLAIM_SQL} WHERE id IN (${marks(ids.length)})`, [
-        owner,
-        new Date(now.getTime() + leaseMs),
-        now,
-        ...ids,
-      ]);
-    }
-    return ids;
-  }
-
-  private async updateLeased(id: number, owner: string, values: Partial<JobEntity>): Promise<boolean> {
-    const result = await this.db.transaction((m) =>
-      m
-        .createQueryBuilder()
-        .update(JobEntity)
-        .set(values)
-        .where('id = :id AND lease_owner = :owner AND status = :running', { id, owner, running: 'running' })
-        .execute(),
-    );
-    return (result.affected ?? 0) > 0;
+  private updateLeased(id: number, owner: string, values: Partial<JobEntity>): Promise<boolean> {
+    return this.jobs.updateLeased(id, owner, values);
   }
 
   private wakeAfterCommit(m: EntityManager): void {
@@ -418,19 +323,4 @@ export class JobQueue {
       },
     };
   }
-}
-
-/** Parameters: finished_at, last_error, updated_at (then the WHERE clause's). */
-const RECOVER_SQL =
-  `UPDATE jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'queued' END,` +
-  ` finished_at = CASE WHEN attempts >= max_attempts THEN ? ELSE NULL END,` +
-  ` lease_owner = NULL, lease_expires_at = NULL, last_error = ?, updated_at = ?`;
-
-/** Parameters: lease_owner, lease_expires_at, updated_at (then the WHERE clause's). */
-const CLAIM_SQL =
-  `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ?,` +
-  ` updated_at = ?`;
-
-function marks(count: number): string {
-  return new Array(count).fill('?').join(', ');
 }

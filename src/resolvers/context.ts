@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
-import { In } from 'typeorm';
-import { SiteEntity, SiteTechnologyEntity } from '../storage/entities';
+import type { SiteTechnologyEntity } from '../storage/entities';
 import { AppError, AuthError } from '../errors';
 import { logger } from '../platform/logger';
 import type { Caller } from '../services/platform/caller';
@@ -37,23 +36,7 @@ export interface GraphQLContext {
 function createLoaders(services: Services): Loaders {
   return {
     siteTechnology: new DataLoader(
-      async (keys: readonly SiteTechnologyKey[]) => {
-        const m = services.db.manager;
-        const sites = await m.find(SiteEntity, {
-          where: { hostname: In([...new Set(keys.map((k) => k.hostname))]) },
-        });
-        const siteIds = new Map(sites.map((site) => [site.hostname, site.id]));
-        const rows = sites.length
-          ? await m.find(SiteTechnologyEntity, {
-              where: {
-                siteId: In(sites.map((site) => site.id)),
-                slug: In([...new Set(keys.map((k) => k.slug))]),
-              },
-            })
-          : [];
-        const found = new Map(rows.map((row) => [`${row.siteId} ${row.slug}`, row]));
-        return keys.map((k) => found.get(`${siteIds.get(k.hostname)} ${k.slug}`) ?? null);
-      },
+      (keys: readonly SiteTechnologyKey[]) => services.siteIndex.technologiesOn(keys),
       { cacheKeyFn: (k) => `${k.hostname} ${k.slug}` },
     ),
   };

@@ -1,6 +1,4 @@
-import { MysqlScript } from '../storage/mysql-script';
-import type { ScriptRunner } from '../storage/script';
-import { SqliteScript } from '../storage/sqlite-script';
+import { scriptRunnerOf } from '../storage/script-runner';
 import type { Config } from '../platform/config';
 import { Database } from '../storage/database';
 import { DetectionEngine, loadFingerprints } from '../detection';
@@ -132,12 +130,6 @@ export function fetchOptionsOf(config: Config): FetchPageOptions {
   };
 }
 
-/** Where the usage meter sends its batches whole (see UsageMeter.writeInOneTrip), if anywhere. */
-function meterScriptOf(config: Config, db: Database): ScriptRunner | null {
-  if (db.dialect === 'mysql') return config.METER_ONE_TRIP ? new MysqlScript(db) : null;
-  return config.SQLITE_METER_THREAD ? SqliteScript.of(db) : null;
-}
-
 export async function buildServices(
   config: Config,
   db: Database,
@@ -160,7 +152,8 @@ export async function buildServices(
     quotaClock,
     events,
     (revoked: ApiKeyRevokedEvent) => events.publish(TOPICS.apiKeyRevoked, revoked),
-    meterScriptOf(config, db),
+    // Where the meter sends its batches whole (see UsageMeter.writeInOneTrip), if anywhere.
+    scriptRunnerOf(db, { mysqlOneTrip: config.METER_ONE_TRIP, sqliteThread: config.SQLITE_METER_THREAD }),
   );
   const credits = new CreditService(db, events, meter);
   const accounts = new AccountService(db, credits, plans, events, secrets);

@@ -115,6 +115,20 @@ export class Database {
     }
   }
 
+  /** Whether the database answers a trivial statement (the health check); rejects when it does not. */
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
+  /**
+   * The row lock a read inside a transaction takes on MySQL/MariaDB, for TypeORM's `lock` option
+   * or `setLock`; none on SQLite, whose transactions run one at a time (see `transaction`) and
+   * whose driver has no row locks.
+   */
+  rowLock<M extends 'pessimistic_read' | 'pessimistic_write'>(mode: M): M | undefined {
+    return this.dialect === 'mysql' ? mode : undefined;
+  }
+
   /** `close` runs this first: for a connection a part opened beside TypeORM's pool. */
   whenClosing(close: () => Promise<void>): void {
     this.closers.push(close);

@@ -24,6 +24,7 @@ export async function lookupNameAnswers(session: DnsQuerySession, name: string):
   ];
   let failed = false;
   for (const question of questions) {
+    // eslint-disable-next-line no-restricted-syntax -- a DNS question, not SQL
     const answer = await session.query(question);
     if (answer.status === 'answered') return { resolution: 'resolvable', answers: answer.records };
     if (answer.status === 'failed') failed = true;

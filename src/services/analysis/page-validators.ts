@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { LessThan } from 'typeorm';
 import type { Database } from '../../storage/database';
 import type { DetectionResult } from '../../detection';
-import { PageValidatorEntity } from '../../storage/entities';
+import type { PageValidatorEntity } from '../../storage/entities';
+import { PageValidatorRepository } from '../../storage/page-validator.repository';
 import type { PageMemory, RememberedPage } from '../../fetch';
 
 /** What a page's analysis left, reused when the page answers 304: its detection result and title. */
@@ -28,13 +28,14 @@ const MAX_LINKS = 500;
  * PAGE_VALIDATORS_KEEP_DAYS.
  */
 export class PageValidatorStore implements PageMemory {
-  constructor(private readonly db: Database) {}
+  private readonly validators: PageValidatorRepository;
+
+  constructor(db: Database) {
+    this.validators = new PageValidatorRepository(db);
+  }
 
   async recall(url: string): Promise<RememberedPage | undefined> {
-    const row = await this.db.manager.findOne(PageValidatorEntity, {
-      where: { urlHash: hashOf(url) },
-      select: { etag: true, lastModified: true, data: true },
-    });
+    const row = await this.validators.recall(hashOf(url));
     if (!row) return undefined;
     const data = JSON.parse(row.data) as Omit<RememberedPage, 'etag' | 'lastModified'>;
     return { ...data, etag: row.etag ?? undefined, lastModified: row.lastModified ?? undefined };
@@ -56,20 +57,11 @@ export class PageValidatorStore implements PageMemory {
       });
     }
     if (rows.size === 0) return;
-    await this.db.transaction(async (m) => {
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(PageValidatorEntity)
-        .values([...rows.values()].sort((a, b) => (a.urlHash! < b.urlHash! ? -1 : 1)))
-        .orUpdate(['site_id', 'etag', 'last_modified', 'data', 'updated_at'], ['url_hash'])
-        .updateEntity(false)
-        .execute();
-      await m.delete(PageValidatorEntity, {
-        siteId,
-        updatedAt: LessThan(new Date(at.getTime() - PAGE_VALIDATORS_KEEP_DAYS * 86_400_000)),
-      });
-    });
+    await this.validators.remember(
+      siteId,
+      [...rows.values()],
+      new Date(at.getTime() - PAGE_VALIDATORS_KEEP_DAYS * 86_400_000),
+    );
   }
 }
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MoreThanOrEqual } from 'typeorm';
 import { Database } from '../../storage/database';
-import { SiteTechnologyEntity } from '../../storage/entities';
+import { SiteIndexRepository } from '../../storage/site-index.repository';
 import type { Fingerprints, Technology } from '../../detection';
 import { NotFoundError } from '../../errors';
 
@@ -56,9 +55,10 @@ export class CatalogueService {
   private snapshot: Snapshot | null = null;
   private pending: Promise<Snapshot> | null = null;
   private readonly fingerprintsHash: string;
+  private readonly index: SiteIndexRepository;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly fingerprints: Fingerprints,
     private readonly cacheSeconds: number,
     private readonly now: () => number = Date.now,
@@ -74,6 +74,7 @@ export class CatalogueService {
       );
     for (const group of fingerprints.groups) hash.update(`${group.id}\0${group.name}\n`);
     this.fingerprintsHash = hash.digest('hex').slice(0, 16);
+    this.index = new SiteIndexRepository(db);
   }
 
   /** Seconds a client may reuse an answer (Cache-Control max-age). */
@@ -147,14 +148,7 @@ export class CatalogueService {
 
   private async take(): Promise<Snapshot> {
     const since = new Date(this.now() - HOSTNAMES_WINDOW_DAYS * 86_400_000);
-    const rows: { slug: string; sites: string | number }[] = await this.db.manager
-      .createQueryBuilder(SiteTechnologyEntity, 'technology')
-      .select('technology.slug', 'slug')
-      .addSelect('COUNT(*)', 'sites')
-      .where({ confirmedAt: MoreThanOrEqual(since) })
-      .groupBy('technology.slug')
-      .getRawMany();
-    const counts = new Map(rows.map((row) => [row.slug, Number(row.sites)]));
+    const counts = await this.index.sitesPerTechnologySince(since);
     const hash = createHash('sha256').update(this.fingerprintsHash);
     for (const [slug, sites] of [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       hash.update(`${slug}=${sites}\n`);

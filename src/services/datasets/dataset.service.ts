@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Config } from '../../platform/config';
 import { Database } from '../../storage/database';
+import { DatasetRepository } from '../../storage/dataset.repository';
 import type { Fingerprints } from '../../detection';
 import { AccountEntity } from '../../storage/entities';
 import { DatasetOrderEntity, type DatasetOrderStatus } from '../../storage/entities/dataset-order.entity';
@@ -56,6 +57,8 @@ export interface DatasetJobPayload {
  * emails of each step (jobs, so a relay that is down delays them and loses none).
  */
 export class DatasetService {
+  private readonly orderRows: DatasetRepository;
+
   constructor(
     private readonly db: Database,
     private readonly queue: JobQueue,
@@ -65,7 +68,9 @@ export class DatasetService {
     private readonly events: EventBus,
     private readonly fingerprints: Fingerprints,
     private readonly config: Config,
-  ) {}
+  ) {
+    this.orderRows = new DatasetRepository(db);
+  }
 
   /** `args`: the request as a transport received it, parsed here with DatasetQuoteRequest. */
   async quote(caller: Caller, args: object, now = new Date()): Promise<{ orderRef: string }> {
@@ -84,7 +89,7 @@ export class DatasetService {
         request: request.list,
         createdAt: now,
       });
-      await m.insert(DatasetOrderEntity, {
+      await this.orderRows.insert(m, {
         orderRef,
         accountId,
         listId,
@@ -119,13 +124,13 @@ export class DatasetService {
     try {
       await this.db.transaction(async (m) => {
         // Only one confirmation moves new → paid; a concurrent one finds nothing to update.
-        const moved = await m
-          .createQueryBuilder()
-          .update(DatasetOrderEntity)
-          .set({ status: 'paid', paidAt: new Date(), changedAt: new Date(), error: null })
-          .where("order_ref = :orderRef AND status = 'new'", { orderRef })
-          .execute();
-        if (!moved.affected) return;
+        const moved = await this.orderRows.move(m, orderRef, 'new', {
+          status: 'paid',
+          paidAt: new Date(),
+          changedAt: new Date(),
+          error: null,
+        });
+        if (!moved) return;
         const charge = await this.payments.charge(m, {
           accountId: order.accountId,
           orderRef,
@@ -141,11 +146,7 @@ export class DatasetService {
       });
     } catch (error) {
       if (error instanceof PaymentDeclinedError)
-        await this.db.manager.update(
-          DatasetOrderEntity,
-          { orderRef },
-          { error: error.message.slice(0, 500) },
-        );
+        await this.orderRows.recordError(orderRef, error.message.slice(0, 500));
       throw error;
     }
     this.publish({ ...order, status: 'paid' });
@@ -153,10 +154,7 @@ export class DatasetService {
   }
 
   async orders(caller: Caller): Promise<DatasetOrderView[]> {
-    const orders = await this.db.manager.find(DatasetOrderEntity, {
-      where: { accountId: caller.principal.accountId },
-      order: { createdAt: 'DESC', orderRef: 'ASC' },
-    });
+    const orders = await this.orderRows.ofAccount(caller.principal.accountId);
     return orders.map((o) => this.view(o));
   }
 
@@ -167,9 +165,7 @@ export class DatasetService {
 
   /** The quote job: the websites as the order's lead list, the price, then the first callback. */
   async computeQuote(payload: DatasetJobPayload, attempt: number, maxAttempts: number): Promise<void> {
-    const order = await this.db.manager.findOne(DatasetOrderEntity, {
-      where: { orderRef: payload.orderRef },
-    });
+    const order = await this.orderRows.byRef(payload.orderRef);
     if (!order || order.status !== 'quoting') return;
     const list = await this.companion(order);
     const request = JSON.parse(list.request) as DatasetRequest['list'];
@@ -196,9 +192,7 @@ export class DatasetService {
 
   /** The build job: the ZIP of CSV (the lead list's file writer), complete, the second callback. */
   async build(payload: DatasetJobPayload): Promise<void> {
-    const order = await this.db.manager.findOne(DatasetOrderEntity, {
-      where: { orderRef: payload.orderRef },
-    });
+    const order = await this.orderRows.byRef(payload.orderRef);
     if (!order || order.status !== 'paid') return;
     const list = await this.companion(order);
     await this.lists.files.write(list.id, JSON.parse(list.request) as DatasetRequest['list']);
@@ -223,13 +217,12 @@ export class DatasetService {
     // and two taken a second apart would carry different links (expiry and signature).
     const view = this.view(next);
     const moved = await this.db.transaction(async (m) => {
-      const result = await m
-        .createQueryBuilder()
-        .update(DatasetOrderEntity)
-        .set({ ...changes, status: to, changedAt: next.changedAt })
-        .where('order_ref = :orderRef AND status = :from', { orderRef: order.orderRef, from })
-        .execute();
-      if (!result.affected) return false;
+      const changed = await this.orderRows.move(m, order.orderRef, from, {
+        ...changes,
+        status: to,
+        changedAt: next.changedAt,
+      });
+      if (!changed) return false;
       await also?.(m);
       await this.callbacks.schedule(m, {
         accountId: order.accountId,
@@ -264,9 +257,7 @@ export class DatasetService {
   }
 
   private async owned(accountId: number, orderRef: string): Promise<DatasetOrderEntity> {
-    const order = ORDER_REF_PATTERN.test(orderRef)
-      ? await this.db.manager.findOne(DatasetOrderEntity, { where: { orderRef, accountId } })
-      : null;
+    const order = ORDER_REF_PATTERN.test(orderRef) ? await this.orderRows.owned(accountId, orderRef) : null;
     if (!order) throw new NotFoundError(`No dataset order ${orderRef}`);
     return order;
   }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { Database } from '../../storage/database';
+import { LeadListRepository, type ListSiteRow } from '../../storage/lead-list.repository';
 import type { EnrichmentSet, SiteEnrichment } from '../../enrichment';
 import { SOCIAL_NETWORKS, trafficLevelOf } from '../../enrichment';
 import { flattenSets } from '../analysis/enrichment-fields';
@@ -68,24 +69,7 @@ export function columnsOf(sets: readonly EnrichmentSet[]): string[] {
 
 const PAGE = 1000;
 
-interface RowData {
-  site_id: number;
-  hostname: string;
-  domain: string;
-  tld: string;
-  is_subdomain: number | boolean;
-  version: string;
-  st_first: Date | string;
-  st_confirmed: Date | string;
-  traffic_rank: number | null;
-  country: string | null;
-  language: string | null;
-  industry: string | null;
-  company_size: string | null;
-  first_seen_at: Date | string;
-  last_analyzed_at: Date | string;
-  crawl_attempted_at: Date | string | null;
-}
+type RowData = ListSiteRow;
 
 function isoOf(value: Date | string | null): string | null {
   if (value === null) return null;
@@ -163,9 +147,10 @@ export function mergeRecords(
 export class LeadListFiles {
   readonly dir: string;
   private secretValue: Buffer | null = null;
+  private readonly lists: LeadListRepository;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly options: {
       dir: string;
       secret?: string;
@@ -175,6 +160,7 @@ export class LeadListFiles {
     },
   ) {
     this.dir = resolve(options.dir);
+    this.lists = new LeadListRepository(db);
   }
 
   pathOf(listId: string, file: ListFile): string {
@@ -228,23 +214,7 @@ export class LeadListFiles {
     while (written < limit) {
       const take = Math.min(PAGE, limit - written);
       // subdomains=merge: the row's technology data was merged over the domain by the calculation.
-      const tech = merge
-        ? 'ls.version AS version, ls.first_detected AS st_first, ls.last_detected AS st_confirmed'
-        : 'st.version AS version, st.first_seen_at AS st_first, st.confirmed_at AS st_confirmed';
-      const rows = (await this.db.query(
-        `SELECT ls.site_id AS site_id, s.hostname AS hostname, s.domain AS domain, s.tld AS tld,
-                s.is_subdomain AS is_subdomain, ${tech}, s.traffic_rank AS traffic_rank, s.country AS country,
-                s.language AS language, s.industry AS industry, s.company_size AS company_size,
-                s.first_seen_at AS first_seen_at, s.last_analyzed_at AS last_analyzed_at,
-                s.crawl_attempted_at AS crawl_attempted_at
-           FROM lead_list_sites ls
-           JOIN sites s ON s.id = ls.site_id
-           ${merge ? '' : 'JOIN site_technologies st ON st.site_id = ls.site_id AND st.slug = ls.slug'}
-          WHERE ls.list_id = ? AND ls.slug = ? AND ls.site_id > ?
-          ORDER BY ls.site_id
-          LIMIT ${take}`,
-        [listId, slug, after],
-      )) as RowData[];
+      const rows = await this.lists.filePage(listId, slug, after, take, merge);
       if (rows.length === 0) break;
       const ids = rows.map((r) => Number(r.site_id));
       // The sites whose data each row carries: the site itself, or with subdomains=merge the sites
@@ -252,20 +222,13 @@ export class LeadListFiles {
       // own site, then by traffic rank).
       const members = merge ? await this.domainMembers(rows) : new Map(ids.map((id) => [id, [id]]));
       const memberIds = [...new Set([...members.values()].flat())];
-      const marks = memberIds.map(() => '?').join(',');
       const enrichments = new Map<number, Omit<SiteEnrichment, 'events'>>();
       if (request.sets.length) {
-        const stored = (await this.db.query(
-          `SELECT site_id, data FROM site_enrichments WHERE site_id IN (${marks})`,
-          memberIds,
-        )) as { site_id: number; data: string }[];
+        const stored = await this.lists.enrichments(memberIds);
         for (const row of stored) enrichments.set(Number(row.site_id), JSON.parse(row.data));
       }
       const siteLanguages = new Map<number, string[]>();
-      for (const row of (await this.db.query(
-        `SELECT site_id, language FROM site_languages WHERE site_id IN (${marks}) ORDER BY language`,
-        memberIds,
-      )) as { site_id: number; language: string }[]) {
+      for (const row of await this.lists.languages(memberIds)) {
         const id = Number(row.site_id);
         siteLanguages.set(id, [...(siteLanguages.get(id) ?? []), row.language]);
       }
@@ -308,14 +271,7 @@ export class LeadListFiles {
   /** subdomains=merge: each row's site, then its domain's other sites (see entry()). */
   private async domainMembers(rows: RowData[]): Promise<Map<number, number[]>> {
     const domains = [...new Set(rows.map((r) => r.domain))];
-    const found = (await this.db.query(
-      `SELECT x.id AS id, x.domain AS domain FROM (
-         SELECT m.id AS id, m.domain AS domain,
-                ROW_NUMBER() OVER (PARTITION BY m.domain ORDER BY m.is_subdomain, COALESCE(m.traffic_rank, 2147483647), m.id) AS rn
-           FROM sites m WHERE m.domain IN (${domains.map(() => '?').join(',')})) x
-        WHERE x.rn <= ${MERGE_SITES_PER_DOMAIN} ORDER BY x.domain, x.rn`,
-      domains,
-    )) as { id: number; domain: string }[];
+    const found = await this.lists.domainSites(domains, MERGE_SITES_PER_DOMAIN);
     const byDomain = new Map<string, number[]>();
     for (const row of found) byDomain.set(row.domain, [...(byDomain.get(row.domain) ?? []), Number(row.id)]);
     const out = new Map<number, number[]>();
@@ -330,19 +286,7 @@ export class LeadListFiles {
   /** The site columns of merged sites that are not rows of the page themselves. */
   private async memberRows(ids: number[]): Promise<Map<number, RowData>> {
     const out = new Map<number, RowData>();
-    for (let i = 0; i < ids.length; i += 1000) {
-      const part = ids.slice(i, i + 1000);
-      const rows = (await this.db.query(
-        `SELECT s.id AS site_id, s.hostname AS hostname, s.domain AS domain, s.tld AS tld,
-                s.is_subdomain AS is_subdomain, '' AS version, NULL AS st_first, NULL AS st_confirmed,
-                s.traffic_rank AS traffic_rank, s.country AS country, s.language AS language,
-                s.industry AS industry, s.company_size AS company_size, s.first_seen_at AS first_seen_at,
-                s.last_analyzed_at AS last_analyzed_at, s.crawl_attempted_at AS crawl_attempted_at
-           FROM sites s WHERE s.id IN (${part.map(() => '?').join(',')})`,
-        part,
-      )) as RowData[];
-      for (const row of rows) out.set(Number(row.site_id), row);
-    }
+    for (const row of await this.lists.siteRows(ids)) out.set(Number(row.site_id), row);
     return out;
   }
 

@@ -6,6 +6,8 @@ import type { Config } from '../../platform/config';
 import { Database } from '../../storage/database';
 import type { Fingerprints } from '../../detection';
 import { LeadListEntity, LeadListSiteEntity, type ListStatus } from '../../storage/entities/lead-list.entity';
+import { LeadListRepository } from '../../storage/lead-list.repository';
+import { SiteIndexRepository } from '../../storage/site-index.repository';
 import { TOPICS, type EventBus } from '../../platform/event-bus';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../../errors';
 import { JobKinds } from '../../jobs/job-kinds';
@@ -147,6 +149,8 @@ export class LeadListService {
   readonly files: LeadListFiles;
   /** Lists whose end state this process already published (in-process or by the watcher). */
   private readonly published = new Set<string>();
+  private readonly lists: LeadListRepository;
+  private readonly index: SiteIndexRepository;
 
   constructor(
     private readonly db: Database,
@@ -159,6 +163,8 @@ export class LeadListService {
     private readonly plans: PlanCatalog,
   ) {
     this.calculator = new LeadListCalculator(db);
+    this.lists = new LeadListRepository(db);
+    this.index = new SiteIndexRepository(db);
     this.files = new LeadListFiles(db, {
       dir: config.LISTS_DIR,
       secret: config.LISTS_URL_SECRET,
@@ -185,13 +191,7 @@ export class LeadListService {
 
     const id = `lst_${randomBytes(12).toString('hex')}`;
     await this.db.transaction(async (m) => {
-      const today = await m
-        .createQueryBuilder(LeadListEntity, 'l')
-        .where("l.accountId = :accountId AND l.createdAt >= :since AND l.purpose = 'list'", {
-          accountId,
-          since: startOfUtcDay(now),
-        })
-        .getCount();
+      const today = await this.lists.countCreatedSince(m, accountId, startOfUtcDay(now));
       if (today >= this.config.LISTS_DAILY_LIMIT) {
         const tomorrow = startOfUtcDay(now).getTime() + 86_400_000;
         throw new RateLimitError(
@@ -257,16 +257,8 @@ export class LeadListService {
       );
     const remaining = await this.db.transaction(async (m) => {
       // Only one finalize wins; the charge and its ledger row commit with the status, or nothing does.
-      const updated = await m
-        .createQueryBuilder()
-        .update(LeadListEntity)
-        .set({ status: 'Complete', completedAt: new Date() })
-        .where("id = :id AND account_id = :accountId AND status = 'Ready' AND deleted_at IS NULL", {
-          id,
-          accountId,
-        })
-        .execute();
-      if (!updated.affected)
+      const updated = await this.lists.markComplete(m, id, accountId);
+      if (!updated)
         throw new ConflictError(`List ${id} changed meanwhile: only a Ready list can be finalized`);
       return this.credits.chargeWithin(m, caller, list.totalCredits, `POST /v2/lists/${id}`);
     });
@@ -394,21 +386,15 @@ export class LeadListService {
       sampleUrl,
     };
     const changed = await this.db.transaction(async (m) => {
-      const result = await m
-        .createQueryBuilder()
-        .update(LeadListEntity)
-        .set({
-          status,
-          rows: JSON.stringify(counts.rows),
-          setRows: JSON.stringify(counts.setRows),
-          websites: counts.websites,
-          totalCredits: counts.websites,
-          error: error?.slice(0, 500) ?? null,
-          readyAt: new Date(),
-        })
-        .where("id = :id AND status = 'Calculating' AND deleted_at IS NULL", { id: list.id })
-        .execute();
-      if (!result.affected) return false;
+      const calculated = await this.lists.markCalculated(m, list.id, {
+        status,
+        rows: JSON.stringify(counts.rows),
+        setRows: JSON.stringify(counts.setRows),
+        websites: counts.websites,
+        totalCredits: counts.websites,
+        error: error?.slice(0, 500) ?? null,
+      });
+      if (!calculated) return false;
       if (status === 'Ready')
         await this.queue.enqueue(m, JobKinds.leadListFiles, { listId: list.id } satisfies ListJobPayload, {
           uniqueKey: `list-files:${list.id}`,
@@ -453,15 +439,8 @@ export class LeadListService {
       if (running || this.events.listenerCount(TOPICS.listReady) === 0) return;
       running = true;
       const from = since;
-      void this.db.manager
-        .createQueryBuilder(LeadListEntity, 'l')
-        .where(
-          "l.readyAt >= :from AND l.status <> 'Calculating' AND l.deletedAt IS NULL AND l.purpose = 'list'",
-          { from },
-        )
-        .orderBy('l.readyAt', 'ASC')
-        .take(500)
-        .getMany()
+      void this.lists
+        .endStatesSince(from, 500)
         .then((lists) => {
           for (const list of lists) {
             if (list.readyAt && list.readyAt.getTime() - 5_000 > since.getTime())
@@ -527,14 +506,11 @@ export class LeadListService {
         'excludeListId',
         `excludeListId: at most ${MAX_EXCLUDED_LISTS} lists may be excluded (this one excludes ${ids.length} with its own exclusions)`,
       );
-    const [{ n }] = (await this.db.query(
-      `SELECT COUNT(DISTINCT site_id) AS n FROM lead_list_sites WHERE list_id IN (${ids.map(() => '?').join(',')})`,
-      ids,
-    )) as { n: number | string }[];
-    if (Number(n) > MAX_EXCLUDED_WEBSITES)
+    const n = await this.lists.distinctSites(ids);
+    if (n > MAX_EXCLUDED_WEBSITES)
       throw new ValidationError(
         'excludeListId',
-        `excludeListId: at most ${MAX_EXCLUDED_WEBSITES} websites may be excluded (these lists hold ${Number(n)})`,
+        `excludeListId: at most ${MAX_EXCLUDED_WEBSITES} websites may be excluded (these lists hold ${n})`,
       );
     return ids;
   }
@@ -547,15 +523,7 @@ export class LeadListService {
       if (!this.fingerprints.categoryBySlug(slug))
         throw new ValidationError('categories', `categories[${i}]: unknown category ${slug}`);
       const members = this.fingerprints.technologiesInCategory(slug).map((t) => t.slug);
-      const counts = new Map<string, number>();
-      for (let j = 0; j < members.length; j += 500) {
-        const part = members.slice(j, j + 500);
-        const rows = (await this.db.query(
-          `SELECT slug, COUNT(*) AS n FROM site_technologies WHERE slug IN (${part.map(() => '?').join(',')}) GROUP BY slug`,
-          part,
-        )) as { slug: string; n: number | string }[];
-        for (const row of rows) counts.set(row.slug, Number(row.n));
-      }
+      const counts = await this.index.sitesPerTechnology(members);
       const top = [...members]
         .sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || (a < b ? -1 : a > b ? 1 : 0))
         .slice(0, CATEGORY_TOP);

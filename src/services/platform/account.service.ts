@@ -1,3 +1,4 @@
+import { AccountRepository } from '../../storage/account.repository';
 import { Database } from '../../storage/database';
 import { AccountEntity, ApiKeyEntity } from '../../storage/entities';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
@@ -29,6 +30,8 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 /** Operator actions on accounts (the admin CLI) and the caller's own account view. */
 export class AccountService {
+  private readonly accounts = new AccountRepository();
+
   constructor(
     private readonly db: Database,
     private readonly credits: CreditService,
@@ -56,10 +59,7 @@ export class AccountService {
     const apiKey = generateApiKey();
     const plan = input.plan;
     const ids = await this.db.transaction(async (m) => {
-      const taken = await m
-        .createQueryBuilder(AccountEntity, 'a')
-        .where('LOWER(a.email) = :email', { email: input.email.toLowerCase() })
-        .getExists();
+      const taken = await this.accounts.emailTaken(m, input.email);
       if (taken) throw new ConflictError(`An account with the email ${input.email} exists already`);
       const inserted = await m.insert(AccountEntity, {
         name,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { CallbackRepository } from '../../storage/callback.repository';
 import { Database } from '../../storage/database';
-import { AccountEntity } from '../../storage/entities/account.entity';
-import { CallbackDeliveryEntity } from '../../storage/entities/callback-delivery.entity';
+import type { CallbackDeliveryEntity } from '../../storage/entities/callback-delivery.entity';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { assertPublicUrl, HostLookup, parseOutboundUrl } from '../../fetch/private-address-guard';
 import { attemptsToSpan, BackoffPolicy, backoffDelayMs } from '../../jobs/backoff';
@@ -68,12 +68,14 @@ export class CallbackService {
   readonly maxAttempts: number;
   private readonly retry: BackoffPolicy;
   private readonly random: () => number;
+  private readonly deliveries: CallbackRepository;
 
   constructor(
     private readonly db: Database,
     private readonly queue: JobQueue,
     private readonly options: CallbackServiceOptions,
   ) {
+    this.deliveries = new CallbackRepository(db);
     this.retry = options.retry ?? DEFAULT_CALLBACK_RETRY;
     this.random = options.random ?? Math.random;
     this.maxAttempts = attemptsToSpan(this.retry, options.retryWindowMs);
@@ -103,7 +105,7 @@ export class CallbackService {
     }
     const body = JSON.stringify(input.payload ?? null);
     const now = new Date();
-    const delivery = m.create(CallbackDeliveryEntity, {
+    const delivery = await this.deliveries.insert(m, {
       id: timeOrderedUuid(),
       accountId: input.accountId,
       url: input.url,
@@ -117,7 +119,6 @@ export class CallbackService {
       deliveredAt: null,
       nextAttemptAt: now,
     });
-    await m.insert(CallbackDeliveryEntity, delivery);
     await this.queue.enqueue(
       m,
       JobKinds.callbackDelivery,
@@ -133,28 +134,14 @@ export class CallbackService {
     page: { limit?: number; before?: string } = {},
   ): Promise<CallbackDeliveryPage> {
     const limit = Math.min(Math.max(page.limit ?? 20, 1), 100);
-    const query = this.db.manager
-      .createQueryBuilder(CallbackDeliveryEntity, 'd')
-      .where('d.accountId = :accountId', { accountId })
-      .orderBy('d.createdAt', 'DESC')
-      .addOrderBy('d.id', 'DESC')
-      .take(limit + 1);
-    if (page.before !== undefined) {
-      const cursor = await this.get(accountId, page.before);
-      query.andWhere('(d.createdAt < :at OR (d.createdAt = :at AND d.id < :id))', {
-        at: cursor.createdAt,
-        id: cursor.id,
-      });
-    }
-    const rows = await query.getMany();
+    const cursor = page.before !== undefined ? await this.get(accountId, page.before) : undefined;
+    const rows = await this.deliveries.page(accountId, limit + 1, cursor);
     const deliveries = rows.slice(0, limit);
     return { deliveries, nextBefore: rows.length > limit ? deliveries[deliveries.length - 1].id : null };
   }
 
   async get(accountId: number, deliveryId: string): Promise<CallbackDeliveryEntity> {
-    const delivery = await this.db.manager.findOne(CallbackDeliveryEntity, {
-      where: { id: deliveryId, accountId },
-    });
+    const delivery = await this.deliveries.get(deliveryId, accountId);
     if (!delivery) throw new NotFoundError(`Callback delivery ${deliveryId} not found`);
     return delivery;
   }
@@ -166,12 +153,8 @@ export class CallbackService {
   async redeliver(accountId: number, deliveryId: string): Promise<CallbackDeliveryEntity> {
     await this.db.transaction(async (m) => {
       const now = new Date();
-      const updated = await m.update(
-        CallbackDeliveryEntity,
-        { id: deliveryId, accountId },
-        { status: 'pending', nextAttemptAt: now, deliveredAt: null },
-      );
-      if (!updated.affected) throw new NotFoundError(`Callback delivery ${deliveryId} not found`);
+      const updated = await this.deliveries.markPending(m, accountId, deliveryId, now);
+      if (!updated) throw new NotFoundError(`Callback delivery ${deliveryId} not found`);
       const job = await this.queue.findByUniqueKey(jobKeyOf(deliveryId), m);
       if (job) {
         await this.queue.retry(job.id, m).catch((error: unknown) => {
@@ -195,14 +178,10 @@ export class CallbackService {
 
   /** The delivery and its account's secret, or null when it no longer needs sending. */
   async startAttempt(deliveryId: string): Promise<CallbackAttempt | null> {
-    const delivery = await this.db.manager.findOne(CallbackDeliveryEntity, { where: { id: deliveryId } });
+    const delivery = await this.deliveries.get(deliveryId);
     // Delivered already: an earlier run got through but its job was not marked done (at least once).
     if (!delivery || delivery.status === 'delivered') return null;
-    const account = await this.db.manager.findOne(AccountEntity, {
-      where: { id: delivery.accountId },
-      select: { id: true, signingSecret: true },
-    });
-    const stored = account?.signingSecret ?? null;
+    const stored = await this.deliveries.storedSigningSecret(delivery.accountId);
     const secret = this.options.secrets
       ? this.options.secrets.openSigningSecret(delivery.accountId, stored)
       : stored;
@@ -210,21 +189,7 @@ export class CallbackService {
   }
 
   async recordDelivered(deliveryId: string, statusCode: number): Promise<void> {
-    const now = new Date();
-    await this.db.transaction((m) =>
-      m.update(
-        CallbackDeliveryEntity,
-        { id: deliveryId },
-        {
-          status: 'delivered',
-          attempts: () => 'attempts + 1',
-          lastStatusCode: statusCode,
-          lastError: null,
-          deliveredAt: now,
-          nextAttemptAt: null,
-        },
-      ),
-    );
+    await this.deliveries.recordDelivered(deliveryId, statusCode, new Date());
   }
 
   /**
@@ -236,20 +201,11 @@ export class CallbackService {
     failure: { statusCode: number | null; error: string; retryDelayMs: number | null },
   ): Promise<void> {
     const now = new Date();
-    await this.db.transaction((m) =>
-      m.update(
-        CallbackDeliveryEntity,
-        { id: deliveryId },
-        {
-          status: failure.retryDelayMs === null ? 'failed' : 'pending',
-          attempts: () => 'attempts + 1',
-          lastStatusCode: failure.statusCode,
-          lastError: failure.error.slice(0, MAX_ERROR_LENGTH),
-          nextAttemptAt:
-            failure.retryDelayMs === null ? null : new Date(now.getTime() + failure.retryDelayMs),
-        },
-      ),
-    );
+    await this.deliveries.recordFailed(deliveryId, {
+      statusCode: failure.statusCode,
+      error: failure.error.slice(0, MAX_ERROR_LENGTH),
+      nextAttemptAt: failure.retryDelayMs === null ? null : new Date(now.getTime() + failure.retryDelayMs),
+    });
   }
 
   /** The wait after failed attempt `attempt` (1-based), with jitter. */

@@ -1,4 +1,5 @@
-import { Database, dbDate } from '../../storage/database';
+import { Database } from '../../storage/database';
+import { RetentionRepository, type RetainedWork } from '../../storage/retention.repository';
 
 /** How long finished work is kept (the *_RETENTION_DAYS settings). */
 export interface RetentionPolicy {
@@ -14,10 +15,7 @@ export interface RetentionPolicy {
 export type RetentionCounts = Record<RetentionRule['name'], number>;
 
 interface RetentionRule {
-  name: 'succeededJobs' | 'deadJobs' | 'deliveredCallbacks' | 'failedCallbacks' | 'usageCharges';
-  table: string;
-  /** A condition on the indexed (status, time) pair; `?` is the cut-off time. */
-  where: string;
+  name: RetainedWork;
   days: number;
 }
 
@@ -30,42 +28,19 @@ interface RetentionRule {
  */
 export class RetentionService {
   private readonly rules: RetentionRule[];
+  private readonly expired: RetentionRepository;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly policy: RetentionPolicy,
   ) {
+    this.expired = new RetentionRepository(db);
     this.rules = [
-      {
-        name: 'succeededJobs',
-        table: 'jobs',
-        where: "status = 'succeeded' AND finished_at < ?",
-        days: policy.succeededJobDays,
-      },
-      {
-        name: 'deadJobs',
-        table: 'jobs',
-        where: "status = 'dead' AND finished_at < ?",
-        days: policy.deadJobDays,
-      },
-      {
-        name: 'deliveredCallbacks',
-        table: 'callback_deliveries',
-        where: "status = 'delivered' AND created_at < ?",
-        days: policy.deliveredCallbackDays,
-      },
-      {
-        name: 'failedCallbacks',
-        table: 'callback_deliveries',
-        where: "status = 'failed' AND created_at < ?",
-        days: policy.failedCallbackDays,
-      },
-      {
-        name: 'usageCharges',
-        table: 'credit_ledger',
-        where: "kind = 'charge' AND created_at < ?",
-        days: policy.usageChargeDays,
-      },
+      { name: 'succeededJobs', days: policy.succeededJobDays },
+      { name: 'deadJobs', days: policy.deadJobDays },
+      { name: 'deliveredCallbacks', days: policy.deliveredCallbackDays },
+      { name: 'failedCallbacks', days: policy.failedCallbackDays },
+      { name: 'usageCharges', days: policy.usageChargeDays },
     ];
   }
 
@@ -74,20 +49,11 @@ export class RetentionService {
     const counts = {} as RetentionCounts;
     for (const rule of this.rules) {
       counts[rule.name] = 0;
-      const cutoff = dbDate(this.db, new Date(now.getTime() - rule.days * 86_400_000));
+      const cutoff = new Date(now.getTime() - rule.days * 86_400_000);
       while (!shouldStop()) {
-        const ids = (
-          await this.db.query<{ id: number | string }[]>(
-            `SELECT id FROM ${rule.table} WHERE ${rule.where} ORDER BY id LIMIT ${this.policy.batchSize}`,
-            [cutoff],
-          )
-        ).map((r) => r.id);
+        const ids = await this.expired.expiredIds(rule.name, cutoff, this.policy.batchSize);
         if (ids.length === 0) break;
-        const marks = ids.map(() => '?').join(', ');
-        // The condition is repeated so a row changed since it was selected is left alone.
-        await this.db.transaction((m) =>
-          m.query(`DELETE FROM ${rule.table} WHERE id IN (${marks}) AND ${rule.where}`, [...ids, cutoff]),
-        );
+        await this.expired.deleteExpired(rule.name, ids, cutoff);
         counts[rule.name] += ids.length;
         if (ids.length < this.policy.batchSize) break;
         await new Promise((resolve) => setImmediate(resolve));

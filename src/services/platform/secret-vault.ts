@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { Database } from '../../storage/database';
 import { StartupError } from '../../storage/migrator';
-import { AccountEntity } from '../../storage/entities';
+import { SecretRepository, type StoredSecretRow } from '../../storage/secret.repository';
 
 /**
  * Secrets the service must read back (the callback signing secret: signing needs it) are stored
@@ -71,10 +71,7 @@ export function decryptSecret(key: Buffer, stored: string, context: string): str
   }
 }
 
-interface SecretRow {
-  id: number;
-  signing_secret: string;
-}
+type SecretRow = StoredSecretRow;
 
 export interface VaultReport {
   /** Accounts whose signing secret is stored encrypted (after this call). */
@@ -87,10 +84,14 @@ export interface VaultReport {
 
 /** Seals and opens the accounts' callback signing secrets; checks and migrates them at start-up. */
 export class SecretVault {
+  private readonly secrets: SecretRepository;
+
   constructor(
     private readonly db: Database,
     private readonly key: Buffer | null,
-  ) {}
+  ) {
+    this.secrets = new SecretRepository(db);
+  }
 
   get keyId(): string | null {
     return this.key ? keyIdOf(this.key) : null;
@@ -133,34 +134,16 @@ export class SecretVault {
       row,
       value: next.sealSigningSecret(row.id, this.openSigningSecret(row.id, row.signing_secret)!),
     }));
-    await this.db.transaction(async (m) => {
-      for (const { row, value } of sealed) {
-        await m.query('UPDATE accounts SET signing_secret = ? WHERE id = ? AND signing_secret = ?', [
-          value,
-          row.id,
-          row.signing_secret,
-        ]);
-      }
-    });
+    await this.secrets.replaceSigningSecrets(sealed);
     return { rotated: sealed.length, keyId: keyIdOf(newKey) };
   }
 
   private async rows(): Promise<SecretRow[]> {
-    return this.db.query<SecretRow[]>(
-      'SELECT id, signing_secret FROM accounts WHERE signing_secret IS NOT NULL ORDER BY id',
-    );
+    return this.secrets.signingSecrets();
   }
 
   private async replace(row: SecretRow, value: string): Promise<number> {
-    return this.db.transaction(async (m) => {
-      const result = await m
-        .createQueryBuilder()
-        .update(AccountEntity)
-        .set({ signingSecret: value })
-        .where('id = :id AND signing_secret = :old', { id: row.id, old: row.signing_secret })
-        .execute();
-      return result.affected ?? 0;
-    });
+    return this.secrets.replaceSigningSecret(row, value);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Database } from '../../storage/database';
 import { SiteEntity } from '../../storage/entities';
+import { SiteIndexRepository } from '../../storage/site-index.repository';
 import { JobKinds } from '../../jobs/job-kinds';
 import { JobQueue } from '../../jobs/job-queue';
 
@@ -27,27 +28,21 @@ export interface SiteRefreshPayload {
  * reported forever.
  */
 export class FreshnessService {
+  private readonly index: SiteIndexRepository;
+
   constructor(
     private readonly db: Database,
     private readonly queue: JobQueue,
     private readonly settings: FreshnessSettings,
-  ) {}
+  ) {
+    this.index = new SiteIndexRepository(db);
+  }
 
   async scheduleStale(now = new Date()): Promise<{ scheduled: string[] }> {
     if (this.settings.recrawlAfterDays <= 0 || this.settings.perRun <= 0) return { scheduled: [] };
     const staleBefore = new Date(now.getTime() - this.settings.recrawlAfterDays * DAY_MS);
     const triedBefore = new Date(now.getTime() - DAY_MS);
-    const sites = await this.db.manager
-      .createQueryBuilder(SiteEntity, 's')
-      .select(['s.id', 's.hostname'])
-      .addSelect('CASE WHEN s.traffic_rank IS NULL THEN 1 ELSE 0 END', 'unranked')
-      .where('s.last_analyzed_at < :staleBefore', { staleBefore })
-      .andWhere('(s.crawl_attempted_at IS NULL OR s.crawl_attempted_at < :triedBefore)', { triedBefore })
-      .orderBy('unranked', 'ASC')
-      .addOrderBy('s.traffic_rank', 'ASC')
-      .addOrderBy('s.hits', 'DESC')
-      .limit(this.settings.perRun)
-      .getMany();
+    const sites = await this.index.staleSites(staleBefore, triedBefore, this.settings.perRun);
     if (sites.length === 0) return { scheduled: [] };
     const day = now.toISOString().slice(0, 10);
     await this.db.transaction(async (m) => {

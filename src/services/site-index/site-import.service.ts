@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
-import { In } from 'typeorm';
 import { Database } from '../../storage/database';
-import { DomainRankEntity, SiteEntity } from '../../storage/entities';
+import { TrafficRankRepository } from '../../storage/traffic-rank.repository';
 import { ValidationError } from '../../errors';
 import { JobKinds } from '../../jobs/job-kinds';
 import { JobQueue } from '../../jobs/job-queue';
@@ -56,10 +55,14 @@ const MAX_LINE = 2_000;
  * site analysed later takes its rank when it is first recorded.
  */
 export class SiteImportService {
+  private readonly ranks: TrafficRankRepository;
+
   constructor(
     private readonly db: Database,
     private readonly queue: JobQueue,
-  ) {}
+  ) {
+    this.ranks = new TrafficRankRepository(db);
+  }
 
   async importRanks(input: Readable, options: ImportOptions): Promise<ImportSummary> {
     if (!(IMPORT_FORMATS as readonly string[]).includes(options.format))
@@ -130,25 +133,10 @@ export class SiteImportService {
   ): Promise<{ sitesRanked: number; queued: number }> {
     const at = new Date();
     return this.db.transaction(async (m) => {
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(DomainRankEntity)
-        .values(rows.map((row) => ({ ...row, source: options.format, updatedAt: at })))
-        .orUpdate(['rank', 'source', 'updated_at'], ['domain'])
-        .updateEntity(false)
-        .execute();
+      await this.ranks.upsertDomainRanks(m, rows, options.format, at);
       const rankOf = new Map(rows.map((row) => [siteKeyOf(`http://${row.domain}/`).hostname, row.rank]));
-      const sites = await m.find(SiteEntity, {
-        where: { hostname: In([...rankOf.keys()]) },
-        select: { id: true, hostname: true },
-      });
-      for (const site of sites)
-        await m.update(
-          SiteEntity,
-          { id: site.id },
-          { trafficRank: rankOf.get(site.hostname)!, rankSource: 'import' },
-        );
+      const sites = await this.ranks.sitesByHostname(m, [...rankOf.keys()]);
+      for (const site of sites) await this.ranks.setImportedRank(m, site.id, rankOf.get(site.hostname)!);
       let queued = 0;
       if (options.crawl) {
         for (const { domain } of rows) {

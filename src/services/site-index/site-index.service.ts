@@ -1,15 +1,13 @@
 import { EntityManager, In } from 'typeorm';
 import { rawSqlOf, RawSql } from '../../storage/raw-sql';
 import { Database } from '../../storage/database';
+import { SiteIndexRepository, type SiteTechnologyRef } from '../../storage/site-index.repository';
 import type { DetectedTechnology } from '../../detection';
 import type { EventsSet, SiteEnrichment } from '../../enrichment';
 import {
-  DomainRankEntity,
-  ObservedHostnameEntity,
   SiteEnrichmentEntity,
   SiteEntity,
   SiteKeywordEntity,
-  SiteLanguageEntity,
   SiteMonthEntity,
   SiteMonthTechnologyEntity,
   SiteTechnologyEntity,
@@ -83,6 +81,7 @@ const LOOKUP_CACHE_SITES = 10_000;
  */
 export class SiteIndexService {
   private readonly sql: RawSql;
+  private readonly index: SiteIndexRepository;
   /** Assembled Lookup v1 histories by host name (see lookup). */
   private readonly histories = new VersionedCache<string, StoredHistory>(LOOKUP_CACHE_SITES);
   /** The site rows the stored lookups read first, several requests' in one statement. */
@@ -90,6 +89,7 @@ export class SiteIndexService {
 
   constructor(private readonly db: Database) {
     this.sql = rawSqlOf(db);
+    this.index = new SiteIndexRepository(db, this.sql);
     this.siteRows = new SiteRowLoader(this.sql);
   }
 
@@ -130,15 +130,7 @@ export class SiteIndexService {
       if (domain) rows.set(name, domain);
     }
     for (const [name, domain] of [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(ObservedHostnameEntity)
-        .values({ domain, name, source, resolvable: null, firstSeenAt: at, lastSeenAt: at })
-        .orUpdate(['last_seen_at'], ['domain', 'name'])
-        // An existing row has no new insert id on MySQL/MariaDB: TypeORM must not read one back.
-        .updateEntity(false)
-        .execute();
+      await this.index.upsertHostname(m, { domain, name, source, at });
     }
   }
 
@@ -172,14 +164,7 @@ export class SiteIndexService {
         at.getTime() - previous.updatedAt.getTime() < CRAWL_RECORD_PRECEDENCE_DAYS * 86_400_000
       )
         return false;
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(SiteEnrichmentEntity)
-        .values({ siteId: site.id, data: JSON.stringify(stored), pages, updatedAt: at })
-        .orUpdate(['data', 'pages', 'updated_at'], ['site_id'])
-        .updateEntity(false)
-        .execute();
+      await this.index.upsertEnrichment(m, site.id, JSON.stringify(stored), pages, at);
       await m.update(
         SiteEntity,
         { id: site.id },
@@ -213,13 +198,18 @@ export class SiteIndexService {
    */
   async enrichmentOf(site: SiteEntity): Promise<SiteEnrichment | null> {
     // Read on every stored Lookup v2 with sets=: a prepared statement, not the query builder.
-    const [row] = await this.sql.all<{ data: string }>(
-      'SELECT data FROM site_enrichments WHERE site_id = ?',
-      [site.id],
-    );
-    if (!row) return null;
-    const stored = JSON.parse(row.data) as Omit<SiteEnrichment, 'events'>;
+    const data = await this.index.enrichmentData(site.id);
+    if (data === null) return null;
+    const stored = JSON.parse(data) as Omit<SiteEnrichment, 'events'>;
     return { ...stored, events: eventsOf(site) };
+  }
+
+  /**
+   * The index's rows of these technologies on these sites, in the order asked (null where the site
+   * or the technology is not in the index): GraphQL's per-request batch of first-seen times.
+   */
+  technologiesOn(refs: readonly SiteTechnologyRef[]): Promise<(SiteTechnologyEntity | null)[]> {
+    return this.index.technologiesOn(refs);
   }
 
   async currentTechnologies(siteId: number): Promise<SiteTechnologyEntity[]> {
@@ -256,24 +246,9 @@ export class SiteIndexService {
   }
 
   private async readHistory(siteId: number, from: string): Promise<LookupMonth[]> {
-    const months = await this.sql.all<{ month: string; languages: string }>(
-      'SELECT month, languages FROM site_months WHERE site_id = ? AND month >= ? ORDER BY month',
-      [siteId, from],
-    );
+    const months = await this.index.historyMonths(siteId, from);
     if (months.length === 0) return [];
-    const technologies = await this.sql.all<{
-      month: string;
-      slug: string;
-      name: string;
-      categories: string;
-      versions: string;
-      hits: number;
-      confidence: number;
-    }>(
-      'SELECT month, slug, name, categories, versions, hits, confidence FROM site_month_technologies ' +
-        'WHERE site_id = ? AND month >= ?',
-      [siteId, from],
-    );
+    const technologies = await this.index.historyTechnologies(siteId, from);
     return months.map((row) => ({
       monthYear: `${row.month.slice(5, 7)}-${row.month.slice(0, 4)}`,
       languages: parseList(row.languages),
@@ -293,32 +268,23 @@ export class SiteIndexService {
   }
 
   private async insertSiteIfMissing(m: EntityManager, key: SiteKey, at: Date): Promise<void> {
-    if (await m.exists(SiteEntity, { where: { hostname: key.hostname } })) return;
+    if (await this.index.siteExists(m, key.hostname)) return;
     // A domain of an imported ranked list takes its rank along when it is first analysed.
-    const ranked = key.isSubdomain
-      ? null
-      : await m.findOne(DomainRankEntity, { where: { domain: key.hostname }, select: { rank: true } });
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(SiteEntity)
-      .values({
-        hostname: key.hostname,
-        domain: key.domain,
-        tld: key.tld,
-        isSubdomain: key.isSubdomain,
-        language: null,
-        languages: '[]',
-        country: null,
-        title: null,
-        hits: 0,
-        ...(ranked ? { trafficRank: ranked.rank, rankSource: 'import' as const } : {}),
-        firstSeenAt: at,
-        lastAnalyzedAt: at,
-      })
-      .orIgnore()
-      .updateEntity(false)
-      .execute();
+    const rank = key.isSubdomain ? null : await this.index.importedRank(m, key.hostname);
+    await this.index.insertSiteIfMissing(m, {
+      hostname: key.hostname,
+      domain: key.domain,
+      tld: key.tld,
+      isSubdomain: key.isSubdomain,
+      language: null,
+      languages: '[]',
+      country: null,
+      title: null,
+      hits: 0,
+      ...(rank !== null ? { trafficRank: rank, rankSource: 'import' as const } : {}),
+      firstSeenAt: at,
+      lastAnalyzedAt: at,
+    });
   }
 
   private async updateSite(
@@ -328,10 +294,7 @@ export class SiteIndexService {
   ): Promise<SiteEntity> {
     const at = observation.at;
     // SQLite runs one transaction at a time (see Database); MySQL/MariaDB need the row lock.
-    const site = await m.findOneOrFail(SiteEntity, {
-      where: { hostname: key.hostname },
-      ...(this.db.dialect === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const site = await this.index.lockedSite(m, key.hostname);
     const root = observation.pages.find((p) => p.isRoot) ?? observation.pages[0];
     const languages = union(
       parseList(site.languages),
@@ -340,29 +303,17 @@ export class SiteIndexService {
     );
     const language = root?.languages[0] ?? site.language ?? languages[0] ?? null;
     const title = root?.title?.slice(0, 300) ?? site.title;
-    await m.update(
-      SiteEntity,
-      { id: site.id },
-      {
-        languages: JSON.stringify(languages),
-        language,
-        title,
-        languageCount: languages.length,
-        hits: () => `hits + ${observation.pages.length}`,
-        lastAnalyzedAt: at,
-        crawlAttemptedAt: at,
-      },
-    );
+    await this.index.recordAnalysis(m, site.id, {
+      languages: JSON.stringify(languages),
+      language,
+      title,
+      languageCount: languages.length,
+      pages: observation.pages.length,
+      at,
+    });
     const known = new Set(parseList(site.languages));
     for (const added of languages.filter((l) => !known.has(l))) {
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(SiteLanguageEntity)
-        .values({ language: added.slice(0, 20), siteId: site.id })
-        .orIgnore()
-        .updateEntity(false)
-        .execute();
+      await this.index.insertLanguageIfMissing(m, site.id, added.slice(0, 20));
     }
     return { ...site, languages: JSON.stringify(languages), language, title };
   }
@@ -423,25 +374,14 @@ export class SiteIndexService {
     month: string,
     observation: SiteObservation,
   ): Promise<void> {
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(SiteMonthEntity)
-      .values({ siteId, month, languages: '[]', hits: 0 })
-      .orIgnore()
-      .updateEntity(false)
-      .execute();
+    await this.index.insertMonthIfMissing(m, siteId, month);
     const row = await m.findOneOrFail(SiteMonthEntity, { where: { siteId, month } });
     const languages = union(
       parseList(row.languages),
       observation.pages.flatMap((p) => p.languages),
       MAX_LANGUAGES,
     );
-    await m.update(
-      SiteMonthEntity,
-      { siteId, month },
-      { languages: JSON.stringify(languages), hits: () => `hits + ${observation.pages.length}` },
-    );
+    await this.index.recordMonthPages(m, siteId, month, JSON.stringify(languages), observation.pages.length);
     const slugs = observation.technologies.map((t) => t.slug);
     if (slugs.length === 0) return;
     const existing = new Map(

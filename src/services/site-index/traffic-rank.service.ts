@@ -1,6 +1,5 @@
-import { In } from 'typeorm';
 import { Database } from '../../storage/database';
-import { DomainRankEntity, SiteEntity } from '../../storage/entities';
+import { TrafficRankRepository } from '../../storage/traffic-rank.repository';
 
 /** Rows updated per transaction: short transactions, so analyses recording sites never wait long. */
 const BATCH = 500;
@@ -18,12 +17,11 @@ const PAGE = 5_000;
  */
 export class TrafficRankService {
   private readonly pageSize: number;
+  private readonly ranks: TrafficRankRepository;
 
-  constructor(
-    private readonly db: Database,
-    options: { pageSize?: number } = {},
-  ) {
+  constructor(db: Database, options: { pageSize?: number } = {}) {
     this.pageSize = options.pageSize ?? PAGE;
+    this.ranks = new TrafficRankRepository(db);
   }
 
   /**
@@ -35,43 +33,31 @@ export class TrafficRankService {
    * runs may be ranked by its old count until the next run.
    */
   async refreshObservedRanks(): Promise<{ ranked: number; changed: number }> {
-    if (await this.db.manager.exists(DomainRankEntity, {})) return this.clearObservedRanks();
+    if (await this.ranks.hasImportedRanks()) return this.clearObservedRanks();
     let position = 0;
     let rank = 0;
     let previousHits = Number.POSITIVE_INFINITY;
     let after: { hits: number; id: number } | null = null;
     let changed = 0;
     for (;;) {
-      const rows = (await this.db.query(
-        'SELECT id, hits, traffic_rank AS stored_rank, rank_source AS source FROM sites ' +
-          "WHERE (rank_source IS NULL OR rank_source = 'observed')" +
-          (after ? ' AND (hits < ? OR (hits = ? AND id < ?))' : '') +
-          ` ORDER BY hits DESC, id DESC LIMIT ${this.pageSize}`,
-        after ? [after.hits, after.hits, after.id] : [],
-      )) as {
-        id: number | string;
-        hits: number | string;
-        stored_rank: number | string | null;
-        source: string | null;
-      }[];
+      const rows = await this.ranks.observedPage(after, this.pageSize);
       if (rows.length === 0) break;
       const byRank = new Map<number, number[]>();
       for (const row of rows) {
-        const hits = Number(row.hits);
+        const hits = row.hits;
         if (hits < previousHits) {
           rank = position + 1;
           previousHits = hits;
         }
         position++;
-        if (row.stored_rank !== null && Number(row.stored_rank) === rank && row.source === 'observed')
-          continue;
+        if (row.storedRank !== null && row.storedRank === rank && row.source === 'observed') continue;
         const ids = byRank.get(rank) ?? [];
-        ids.push(Number(row.id));
+        ids.push(row.id);
         byRank.set(rank, ids);
       }
       changed += await this.write(byRank);
       const last = rows[rows.length - 1];
-      after = { hits: Number(last.hits), id: Number(last.id) };
+      after = { hits: last.hits, id: last.id };
     }
     return { ranked: position, changed };
   }
@@ -87,10 +73,7 @@ export class TrafficRankService {
       batch = [];
       size = 0;
       const started = performance.now();
-      await this.db.transaction(async (m) => {
-        for (const [value, ids] of work)
-          await m.update(SiteEntity, { id: In(ids) }, { trafficRank: value, rankSource: 'observed' });
-      });
+      await this.ranks.setObservedRanks(work);
       // Background work: leave the write lock free as long as this held it. On SQLite another
       // process (an API answering requests) waits for the lock by polling, and transactions
       // coming back to back could keep it waiting past its busy timeout.
@@ -114,9 +97,6 @@ export class TrafficRankService {
    * activity) would be a second scale mixed into the first, so sites not on the list get none.
    */
   private async clearObservedRanks(): Promise<{ ranked: number; changed: number }> {
-    const result = await this.db.transaction((m) =>
-      m.update(SiteEntity, { rankSource: 'observed' }, { trafficRank: null, rankSource: null }),
-    );
-    return { ranked: 0, changed: result.affected ?? 0 };
+    return { ranked: 0, changed: await this.ranks.clearObservedRanks() };
   }
 }

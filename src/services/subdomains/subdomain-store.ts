@@ -1,6 +1,7 @@
-import { EntityManager, In } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Database } from '../../storage/database';
-import { ObservedHostnameEntity } from '../../storage/entities';
+import type { ObservedHostnameEntity } from '../../storage/entities';
+import { SubdomainRepository } from '../../storage/subdomain.repository';
 import { acceptSubdomain, compareSubdomainNames, pageOfSubdomainNames } from '../../subdomains';
 import type { NameResolution, SubdomainSource } from '../../subdomains';
 import type { SiteIndexService } from '../site-index/site-index.service';
@@ -31,10 +32,14 @@ const MIN_ROUND = 50;
  * names under the requested one.
  */
 export class SubdomainStore {
+  private readonly hostnames: SubdomainRepository;
+
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly siteIndex: SiteIndexService,
-  ) {}
+  ) {
+    this.hostnames = new SubdomainRepository(db);
+  }
 
   /**
    * One page of names after `after`, in byte order (the column's binary collation), so that walking
@@ -78,8 +83,14 @@ export class SubdomainStore {
 
   /** Names of the domain not yet checked (resolvable IS NULL), in name order, after `after`. */
   async uncheckedNames(domain: string, count: number, after?: string): Promise<string[]> {
-    const query = this.scope(domain, after).andWhere('h.resolvable IS NULL').take(count);
-    return (await query.getMany()).map((row) => row.name);
+    const rows = await this.hostnames.names({
+      storageDomain: storageDomainOf(domain),
+      domain,
+      after,
+      take: count,
+      resolvable: 'unchecked',
+    });
+    return rows.map((row) => row.name);
   }
 
   /**
@@ -111,16 +122,7 @@ export class SubdomainStore {
     for (const [name, resolution] of results) {
       if (resolution !== 'unknown') groups[resolution].push(name);
     }
-    await this.db.transaction(async (m) => {
-      for (const [resolution, names] of Object.entries(groups)) {
-        if (names.length === 0) continue;
-        await m.update(
-          ObservedHostnameEntity,
-          { domain: storageDomain, name: In(names) },
-          { resolvable: resolution === 'resolvable' },
-        );
-      }
-    });
+    await this.hostnames.markResolvable(storageDomain, groups);
   }
 
   private rowsAfter(
@@ -129,25 +131,14 @@ export class SubdomainStore {
     count: number,
     includeUnresolvable: boolean,
   ): Promise<ObservedHostnameEntity[]> {
-    const query = this.scope(domain, after).take(count);
     // Unchecked names (NULL) are returned: most were seen in use, and a check is on its way.
-    if (!includeUnresolvable) query.andWhere('(h.resolvable IS NULL OR h.resolvable = 1)');
-    return query.getMany();
-  }
-
-  private scope(domain: string, after: string | undefined) {
-    const storageDomain = storageDomainOf(domain);
-    const query = this.db.manager
-      .createQueryBuilder(ObservedHostnameEntity, 'h')
-      .select(['h.id', 'h.name', 'h.firstSeenAt', 'h.lastSeenAt'])
-      .where('h.domain = :storageDomain', { storageDomain })
-      .orderBy('h.name', 'ASC');
-    if (storageDomain !== domain) {
-      // Requested labels are [a-z0-9-] only, so the pattern has no LIKE wildcards of its own.
-      query.andWhere('(h.name = :domain OR h.name LIKE :suffix)', { domain, suffix: `%.${domain}` });
-    }
-    if (after !== undefined) query.andWhere('h.name > :after', { after });
-    return query;
+    return this.hostnames.names({
+      storageDomain: storageDomainOf(domain),
+      domain,
+      after,
+      take: count,
+      resolvable: includeUnresolvable ? 'any' : 'not-unresolvable',
+    });
   }
 }
 

@@ -10,6 +10,9 @@ import path from 'node:path';
 const ROLE_DIRECTORIES: Record<string, string[]> = {
   entity: ['src/storage/entities'],
   repository: ['src/storage'],
+  // One dialect's statements where SQLite and MySQL/MariaDB differ (lead-list-calculator.sqlite.ts).
+  sqlite: ['src/storage'],
+  mysql: ['src/storage'],
   type: ['src/schema'],
   mapper: ['src/schema'],
   resolver: ['src/resolvers'],

@@ -215,3 +215,70 @@ describe('layer boundaries in a stub tree', () => {
     expect(errors.length > 0).toBe(violates);
   });
 });
+
+/** Rule 4 of the layout: SQL lives in src/storage (no-restricted-syntax on SQL literals and query calls). */
+describe('SQL outside src/storage', () => {
+  const eslint = linterAt(repoRoot);
+
+  async function sqlErrors(code: string, file: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: join(repoRoot, file) });
+    return result.messages
+      .filter((m) => m.severity === 2 && m.ruleId === 'no-restricted-syntax')
+      .map((m) => m.message);
+  }
+
+  it('reports a services file running SQL', async () => {
+    const errors = await sqlErrors(
+      "declare const db: { query(sql: string): Promise<unknown> };\nexport const one = db.query('SELECT 1');\n",
+      'src/services/platform/x.service.ts',
+    );
+    // The literal and the .query( call.
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/SQL lives in src\/storage/);
+  });
+
+  it('does not report the same code in src/storage', async () => {
+    const errors = await sqlErrors(
+      "declare const db: { query(sql: string): Promise<unknown> };\nexport const one = db.query('SELECT 1');\n",
+      'src/storage/x.repository.ts',
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it.each([
+    ['a statement in a template', 'export const s = `\n  SELECT id FROM jobs`;\n'],
+    [
+      'a statement opening with an interpolation-free keyword',
+      "export const s = 'DELETE FROM jobs WHERE id = ?';\n",
+    ],
+    [
+      'a keyword followed by an interpolation',
+      'declare const t: string;\nexport const s = `UPDATE ${t} SET a = 1`;\n',
+    ],
+    [
+      'a query builder',
+      'declare const m: { createQueryBuilder(): unknown };\nexport const q = m.createQueryBuilder();\n',
+    ],
+  ])('reports %s in resolvers, workers, http and jobs', async (_name, code) => {
+    for (const file of [
+      'src/resolvers/x.resolver.ts',
+      'src/workers/x.worker.ts',
+      'src/http/x.ts',
+      'src/jobs/x.ts',
+    ])
+      expect(await sqlErrors(code, file)).toHaveLength(1);
+  });
+
+  it('leaves English, HTTP methods and routes alone', async () => {
+    const code = [
+      "export const a = 'Update your plan to create lists';",
+      "export const b = 'DELETE';",
+      "export const c = 'DELETE /v2/lists/{id}: deletes the list';",
+      "export const d = ['GET', 'POST', 'DELETE'];",
+      'export const e = `Select ${a} or create one`;',
+      "export const f = 'With a key, UPDATE nothing';",
+      '',
+    ].join('\n');
+    expect(await sqlErrors(code, 'src/services/platform/x.service.ts')).toEqual([]);
+  });
+});
