@@ -1,6 +1,6 @@
 /**
  * Hosts that asked us to wait (HTTP 429 or 503 with Retry-After): until when each is left alone.
- * In process memory by default; in Redis (src/shared/redis-host-backoff.ts) with REDIS_URL, so every
+ * In process memory by default; in Redis (src/redis/redis-host-backoff.ts) with REDIS_URL, so every
  * worker honours a wait another worker was told of.
  */
 export interface HostBackoffStore {

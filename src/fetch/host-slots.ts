@@ -2,7 +2,7 @@
  * Requests in flight per host, across every crawl that shares the store (HOST_CONCURRENCY): each
  * request of the HTTP client (page, asset, robots.txt, every redirect hop) holds one slot of its
  * host while it runs. In process memory by default (one process's crawls share it); in Redis
- * (src/shared/redis-host-slots.ts) with REDIS_URL, shared by every worker, with leases that expire
+ * (src/redis/redis-host-slots.ts) with REDIS_URL, shared by every worker, with leases that expire
  * so a crashed worker cannot keep a slot.
  */
 export interface HostSlots {

@@ -1,5 +1,5 @@
 /**
- * Where rate-limit counts live: process memory by default, Redis (src/shared/redis-rate-limit-store.ts)
+ * Where rate-limit counts live: process memory by default, Redis (src/redis/redis-rate-limit-store.ts)
  * when several processes must share them (REDIS_URL). Each operation is atomic in its store, so
  * concurrent requests of one key never all pass.
  */

@@ -95,7 +95,7 @@ export class Database {
 
   /**
    * On SQLite, runs `work` in the transaction queue's turn (nothing else of TypeORM's is in a
-   * transaction meanwhile): the raw prepared-statement transactions of src/db/raw-sql.ts use it.
+   * transaction meanwhile): the raw prepared-statement transactions of src/storage/raw-sql.ts use it.
    * On MySQL it just runs `work`.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T> {

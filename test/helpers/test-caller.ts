@@ -4,7 +4,7 @@ import { newMeter } from '../../src/services/platform/caller';
 import type { Services } from '../../src/services/services';
 
 /**
- * A Caller built the way src/graphql/context.ts builds one (authenticate the key, fresh meter),
+ * A Caller built the way src/resolvers/context.ts builds one (authenticate the key, fresh meter),
  * for service-level tests that exercise the rules without a transport.
  */
 export async function callerFor(services: Services, apiKey: string): Promise<Caller> {

@@ -5,7 +5,7 @@ import { SqliteScript } from '../../../src/storage/sqlite-script';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 
 /**
- * Transaction scripts (src/db/script.ts), what the usage meter's batches rely on, against the real
+ * Transaction scripts (src/storage/script.ts), what the usage meter's batches rely on, against the real
  * database of the pass: MariaDB's one round trip of several statements (MysqlScript) or SQLite's
  * worker thread with its own connection (SqliteScript). A script commits only when every step
  * found what it expected; otherwise nothing of it remains.

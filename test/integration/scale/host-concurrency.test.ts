@@ -116,8 +116,8 @@ describe('HOST_CONCURRENCY: requests in flight per host across crawls', () => {
       writeFileSync(
         script,
         `const { crawlSite } = require(${JSON.stringify(distEntry('src/fetch/index.js'))});
-const { SharedRedis } = require(${JSON.stringify(distEntry('src/shared/redis-connection.js'))});
-const { RedisHostSlots } = require(${JSON.stringify(distEntry('src/shared/redis-host-slots.js'))});
+const { SharedRedis } = require(${JSON.stringify(distEntry('src/redis/redis-connection.js'))});
+const { RedisHostSlots } = require(${JSON.stringify(distEntry('src/redis/redis-host-slots.js'))});
 (async () => {
   const redis = new SharedRedis(process.env.REDIS_URL, process.env.PREFIX);
   const hostSlots = new RedisHostSlots(redis, 3, 30000);
