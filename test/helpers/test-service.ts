@@ -1,5 +1,6 @@
 import { loadConfig } from '../../src/platform/config';
 import { RunningService, startService } from '../../src/service-runtime';
+import { TestClock } from './test-clock';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export interface HttpResult<T = any> {
@@ -12,6 +13,8 @@ export interface HttpResult<T = any> {
 export interface TestService {
   url: string;
   running: RunningService;
+  /** The clock of the service's per-key rate limits: a test moves it instead of waiting out a window. */
+  clock: TestClock;
   /** Creates an account through the same service the admin CLI uses; returns its plaintext key. */
   createAccount(input?: {
     plan?: string;
@@ -51,6 +54,8 @@ export async function startTestService(settings: Record<string, string> = {}): P
     ...settings,
   });
   const running = await startService(config);
+  const clock = new TestClock();
+  running.services.rateLimitClock = clock;
   let counter = 0;
 
   const request: TestService['request'] = async (path, init = {}) => {
@@ -75,6 +80,7 @@ export async function startTestService(settings: Record<string, string> = {}): P
   return {
     url: running.url,
     running,
+    clock,
     async createAccount(input = {}) {
       const created = await running.services.accounts.createAccount({
         name: input.name ?? `Test ${++counter}`,

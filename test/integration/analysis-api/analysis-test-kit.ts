@@ -55,7 +55,7 @@ export async function startAnalysisKit(settings: Record<string, string> = {}): P
     sites,
     contract,
     get,
-    getPatiently: (path, key) => untilNotRateLimited(() => get(path, key), 8),
+    getPatiently: (path, key) => untilNotRateLimited(service, () => get(path, key), 8),
     async receiverFor(accountId) {
       const secret = await service.running.services.accounts.createSigningSecret(accountId);
       const receiver = await startCallbackReceiver({ secret });
@@ -74,7 +74,7 @@ export async function startAnalysisKit(settings: Record<string, string> = {}): P
       return Number(rows[0].credits);
     },
     async quotaRemaining(key) {
-      const res = await untilNotRateLimited(() => service.request('/analyze/v1/usage', { key }));
+      const res = await untilNotRateLimited(service, () => service.request('/analyze/v1/usage', { key }));
       if (res.status !== 200) throw new Error(`usage answered ${res.status}: ${res.text}`);
       return res.body.plan.quota.remaining;
     },

@@ -176,7 +176,7 @@ describe('subdomain finder rules', () => {
     });
 
     it('applies the same rules to the GraphQL query', async () => {
-      const res = await untilNotRateLimited(() =>
+      const res = await untilNotRateLimited(service, () =>
         service.graphql(
           key,
           'query($l: Int) { subdomains(domains: ["paging.test"], limit: $l) { domain } }',
@@ -186,7 +186,7 @@ describe('subdomain finder rules', () => {
         ),
       );
       expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', parameter: 'limit' });
-      const ip = await untilNotRateLimited(() =>
+      const ip = await untilNotRateLimited(service, () =>
         service.graphql(key, '{ subdomains(domains: ["10.0.0.1"]) { domain } }'),
       );
       expect(ip.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', parameter: 'domains' });

@@ -45,11 +45,11 @@ export async function discoveryFinished(
 }
 
 /**
- * GET /v2/subdomains/ with the given query parameters, waiting out the 5 requests/s limit (tests
+ * GET /v2/subdomains/ with the given query parameters, through the 5 requests/s limit (tests
  * that walk pages send more than that); the rate-limit test sends its requests directly.
  */
 export function getSubdomains(service: TestService, key: string, params: Record<string, string>) {
-  return untilNotRateLimited(() =>
+  return untilNotRateLimited(service, () =>
     service.request(`/v2/subdomains/?${new URLSearchParams(params)}`, { key }),
   );
 }
