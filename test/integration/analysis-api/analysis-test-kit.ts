@@ -1,5 +1,6 @@
 import { startCallbackReceiver, CallbackReceiver } from '../../helpers/callback-receiver';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
+import { jobsSettled } from '../../helpers/jobs-settled';
 import { untilNotRateLimited } from '../../helpers/test-retry';
 import { startTestSites, TestSites } from '../../helpers/test-sites';
 import { HttpResult, startTestService, TestService } from '../../helpers/test-service';
@@ -78,17 +79,7 @@ export async function startAnalysisKit(settings: Record<string, string> = {}): P
       if (res.status !== 200) throw new Error(`usage answered ${res.status}: ${res.text}`);
       return res.body.plan.quota.remaining;
     },
-    async jobsSettled(timeoutMs = 30_000) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const rows = await db.query<{ n: number }[]>(
-          "SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')",
-        );
-        if (Number(rows[0].n) === 0) return;
-        if (Date.now() > until) throw new Error(`${rows[0].n} job(s) still pending after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    jobsSettled: (timeoutMs) => jobsSettled(service, timeoutMs),
     async close() {
       await Promise.all(receivers.map((r) => r.close()));
       await service.stop();
