@@ -116,13 +116,17 @@ describe('HOST_CONCURRENCY: requests in flight per host across crawls', () => {
       writeFileSync(
         script,
         `const { crawlSite } = require(${JSON.stringify(distEntry('src/fetch/index.js'))});
-const { SharedRedis } = require(${JSON.stringify(distEntry('src/shared/redis-connection.js'))});
-const { RedisHostSlots } = require(${JSON.stringify(distEntry('src/shared/redis-host-slots.js'))});
+const { SharedRedis } = require(${JSON.stringify(distEntry('src/redis/redis-connection.js'))});
+const { RedisHostSlots } = require(${JSON.stringify(distEntry('src/redis/redis-host-slots.js'))});
 (async () => {
   const redis = new SharedRedis(process.env.REDIS_URL, process.env.PREFIX);
   const hostSlots = new RedisHostSlots(redis, 3, 30000);
+  // Ready once Redis has the subscription: the test's "go" then reaches both processes.
+  const go = redis.subscriber();
+  const started = new Promise((resolve) => go.once('message', resolve));
+  await go.subscribe(process.env.PREFIX + 'go');
   console.log('ready');
-  while (!(await redis.commands.get(process.env.PREFIX + 'go'))) await new Promise((r) => setTimeout(r, 10));
+  await started;
   const crawl = await crawlSite(process.env.SITE, { ...${JSON.stringify(options)}, hostSlots });
   console.log('pages ' + crawl.pages.filter((p) => p.page).length);
   await redis.close();
@@ -132,7 +136,7 @@ const { RedisHostSlots } = require(${JSON.stringify(distEntry('src/shared/redis-
       const env = cleanEnv({ REDIS_URL, PREFIX: prefix, SITE: site.url, LOG_LEVEL: 'silent' });
       const workers = [spawnNode(script, [], env), spawnNode(script, [], env)];
       await Promise.all(workers.map((w) => w.waitForLine(/^ready/, 20_000)));
-      await redis().commands.set(`${prefix}go`, '1');
+      expect(await redis().commands.publish(`${prefix}go`, '1')).toBe(2);
       const lines = await Promise.all(workers.map((w) => w.waitForLine(/^pages /, 60_000)));
       expect(lines).toEqual([`pages ${PAGES + 1}`, `pages ${PAGES + 1}`]);
       await Promise.all(workers.map((w) => w.exited));
