@@ -29,6 +29,7 @@ import { findBrowserExecutable, resolverLookup } from '../fetch/browser';
 import { QuotaService } from './platform/quota.service';
 import { QuotaClock } from './platform/quota-clock';
 import { UsageMeter } from './platform/usage-meter';
+import { RateLimitClock, systemRateLimitClock } from './platform/rate-limiter';
 import { SiteAnalyzer } from './analysis/site-analyzer';
 import { SiteIndexService } from './site-index/site-index.service';
 import { SiteEnricher } from './analysis/site-enricher';
@@ -62,6 +63,12 @@ export interface Services {
   events: EventBus;
   /** The deployment's Redis (REDIS_URL): shared rate limits and job wake-ups; null in one process. */
   redis: SharedRedis | null;
+  /**
+   * The clock of the per-key rate limits (rateLimiterFor), as the quota periods have theirs
+   * (QuotaClock): Date.now. Tests put a clock they move in its place, so that a test of a 1/s
+   * limit steps through its windows instead of sleeping a second on the real clock.
+   */
+  rateLimitClock: RateLimitClock;
   queue: JobQueue;
   accounts: AccountService;
   auth: AuthService;
@@ -251,6 +258,7 @@ export async function buildServices(
     db,
     events,
     redis,
+    rateLimitClock: systemRateLimitClock,
     queue,
     accounts,
     auth,

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from './eventually';
 
 export interface ReceivedCallback {
   method: string;
@@ -44,7 +45,6 @@ export async function startCallbackReceiver(
 ): Promise<CallbackReceiver> {
   const prefix = options.headerPrefix ?? 'service';
   const received: ReceivedCallback[] = [];
-  const waiters: Array<() => void> = [];
   let replyFor: (request: ReceivedCallback, index: number) => ReceiverReply = () => 200;
 
   const server: Server = createServer((req, res) => {
@@ -64,7 +64,6 @@ export async function startCallbackReceiver(
       };
       const index = received.length;
       received.push(request);
-      waiters.splice(0).forEach((wake) => wake());
       const reply = replyFor(request, index);
       if (reply === 'hang') return;
       const { status, headers } = typeof reply === 'number' ? { status: reply, headers: {} } : reply;
@@ -83,18 +82,13 @@ export async function startCallbackReceiver(
       replyFor = typeof with_ === 'function' ? with_ : () => with_;
     },
     async waitFor(count, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`Expected ${count} callback(s), received ${received.length}`);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 50);
-          waiters.push(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
+      await eventually(
+        () => {
+          if (received.length < count) throw new Error(`${received.length} received`);
+          return true;
+        },
+        { describe: `${count} callback(s)`, timeoutMs },
+      );
       return received.slice(0, count);
     },
     close: () =>

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../src/platform/config';
 import { RunningService, startService } from '../../src/service-runtime';
+import { TestClock } from './test-clock';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export interface HttpResult<T = any> {
@@ -12,6 +13,8 @@ export interface HttpResult<T = any> {
 export interface TestService {
   url: string;
   running: RunningService;
+  /** The clock of the service's per-key rate limits: a test moves it instead of waiting out a window. */
+  clock: TestClock;
   /** Creates an account through the same service the admin CLI uses; returns its plaintext key. */
   createAccount(input?: {
     plan?: string;
@@ -33,6 +36,23 @@ export interface TestService {
 }
 
 /**
+ * fetch, once more when a GET or HEAD fails on a kept-alive connection the server closed: a test
+ * that blocks this process for seconds (validating thousands of items against the contract) lets
+ * the server's keep-alive timer run out while the client still holds the idle connection, and the
+ * next request sent on it is reset. HTTP clients retry idempotent requests so (RFC 9110, 9.2.2).
+ */
+async function fetchAgainIfReset(url: string, init: RequestInit & { method: string }): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    const reset = code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+    if (!reset || (init.method !== 'GET' && init.method !== 'HEAD')) throw error;
+    return fetch(url, init);
+  }
+}
+
+/**
  * Starts the real service on an ephemeral port over a fresh database (SQLite, or MariaDB when
  * TEST_DATABASE_URL is set). Private targets are allowed so tests can use loopback sites.
  */
@@ -51,6 +71,8 @@ export async function startTestService(settings: Record<string, string> = {}): P
     ...settings,
   });
   const running = await startService(config);
+  const clock = new TestClock();
+  running.services.rateLimitClock = clock;
   let counter = 0;
 
   const request: TestService['request'] = async (path, init = {}) => {
@@ -61,7 +83,11 @@ export async function startTestService(settings: Record<string, string> = {}): P
       body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(running.url + path, { method: init.method ?? 'GET', headers, body });
+    const response = await fetchAgainIfReset(running.url + path, {
+      method: init.method ?? 'GET',
+      headers,
+      body,
+    });
     const text = await response.text();
     let parsed: unknown = undefined;
     try {
@@ -75,6 +101,7 @@ export async function startTestService(settings: Record<string, string> = {}): P
   return {
     url: running.url,
     running,
+    clock,
     async createAccount(input = {}) {
       const created = await running.services.accounts.createAccount({
         name: input.name ?? `Test ${++counter}`,

@@ -5,6 +5,13 @@ import type { Services } from '../services';
 import { RedisRateLimitStore } from '../../redis/redis-rate-limit-store';
 import { MemoryRateLimitStore, RateLimitStore } from '../../platform/rate-limit-store';
 
+/** The time (ms since the epoch) the per-key limits count their windows in. */
+export interface RateLimitClock {
+  now(): number;
+}
+
+export const systemRateLimitClock: RateLimitClock = { now: () => Date.now() };
+
 /**
  * Per-key, per-family rate limits over a sliding window (the plan's max calls per windowMs). The
  * @RateLimited guard calls `consume` for every metered field, so REST (which runs the same fields)
@@ -62,7 +69,10 @@ const limiters = new WeakMap<Services, RateLimiter>();
 export function rateLimiterFor(services: Services): RateLimiter {
   let limiter = limiters.get(services);
   if (!limiter) {
-    limiter = new RateLimiter(rateLimitStoreFor(services), services.plans);
+    // Read at every call, so that a test can swap the graph's clock (see Services.rateLimitClock).
+    limiter = new RateLimiter(rateLimitStoreFor(services), services.plans, () =>
+      services.rateLimitClock.now(),
+    );
     limiters.set(services, limiter);
   }
   return limiter;

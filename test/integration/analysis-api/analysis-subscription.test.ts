@@ -1,6 +1,7 @@
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { TOPICS } from '../../../src/platform/event-bus';
+import { eventually } from '../../helpers/eventually';
 import { AnalysisKit, q, startAnalysisKit } from './analysis-test-kit';
 
 interface Completed {
@@ -8,14 +9,6 @@ interface Completed {
   ok: boolean;
   technologies: string[];
   pages: number;
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('GraphQL subscription analysisCompleted', () => {
@@ -50,7 +43,7 @@ describe('GraphQL subscription analysisCompleted', () => {
         complete: () => undefined,
       },
     );
-    await until(
+    await eventually(
       () => kit.service.running.services.events.listenerCount(TOPICS.analysisCompleted) > listeners,
       'the subscription',
     );
@@ -68,7 +61,7 @@ describe('GraphQL subscription analysisCompleted', () => {
     );
     const page = kit.sites.url('/about/');
     expect((await kit.get(`/analyze/v1/?${q({ url: page })}`, mine.apiKey)).body.status).toBe('success');
-    await until(() => events.length >= 1, 'the first event');
+    await eventually(() => events.length >= 1, 'the first event');
     expect(events[0]).toEqual({
       url: page,
       ok: true,
@@ -85,7 +78,7 @@ describe('GraphQL subscription analysisCompleted', () => {
       (await kit.get(`/crawl/v1/?${q({ url: crawled, callback_url: receiver.url })}`, mine.apiKey)).status,
     ).toBe(202);
     await receiver.waitFor(1, 30_000);
-    await until(() => events.length >= 3, 'the crawl event');
+    await eventually(() => events.length >= 3, 'the crawl event');
     expect(events[1]).toEqual({ url: failing, ok: false, technologies: [], pages: 0 });
     expect(events[2]).toMatchObject({ url: crawled, ok: true });
     expect(events[2].pages).toBeGreaterThan(1);

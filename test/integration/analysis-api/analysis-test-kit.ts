@@ -1,5 +1,6 @@
 import { startCallbackReceiver, CallbackReceiver } from '../../helpers/callback-receiver';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
+import { jobsSettled } from '../../helpers/jobs-settled';
 import { untilNotRateLimited } from '../../helpers/test-retry';
 import { startTestSites, TestSites } from '../../helpers/test-sites';
 import { HttpResult, startTestService, TestService } from '../../helpers/test-service';
@@ -55,7 +56,7 @@ export async function startAnalysisKit(settings: Record<string, string> = {}): P
     sites,
     contract,
     get,
-    getPatiently: (path, key) => untilNotRateLimited(() => get(path, key), 8),
+    getPatiently: (path, key) => untilNotRateLimited(service, () => get(path, key), 8),
     async receiverFor(accountId) {
       const secret = await service.running.services.accounts.createSigningSecret(accountId);
       const receiver = await startCallbackReceiver({ secret });
@@ -74,21 +75,11 @@ export async function startAnalysisKit(settings: Record<string, string> = {}): P
       return Number(rows[0].credits);
     },
     async quotaRemaining(key) {
-      const res = await untilNotRateLimited(() => service.request('/analyze/v1/usage', { key }));
+      const res = await untilNotRateLimited(service, () => service.request('/analyze/v1/usage', { key }));
       if (res.status !== 200) throw new Error(`usage answered ${res.status}: ${res.text}`);
       return res.body.plan.quota.remaining;
     },
-    async jobsSettled(timeoutMs = 30_000) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const rows = await db.query<{ n: number }[]>(
-          "SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')",
-        );
-        if (Number(rows[0].n) === 0) return;
-        if (Date.now() > until) throw new Error(`${rows[0].n} job(s) still pending after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    jobsSettled: (timeoutMs) => jobsSettled(service, timeoutMs),
     async close() {
       await Promise.all(receivers.map((r) => r.close()));
       await service.stop();

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DetectionEngine, loadFingerprints, type DetectionResult } from '../../../src/detection';
 import { BrowserPool, findBrowserExecutable, type BrowserSettings } from '../../../src/fetch/browser';
+import { eventually } from '../../helpers/eventually';
 import { ANALYTICS_HOST, RenderedSites, startRenderedSites } from '../../helpers/rendered-sites';
 
 const executablePath = findBrowserExecutable(process.env.BROWSER_EXECUTABLE);
@@ -172,7 +173,10 @@ describe('rendering real pages in headless Chromium', () => {
       selectChains: () => ['delayedLoaded'],
     });
     // Once the browser is waiting for the late script, kill every process of it.
-    while (!sites.requests.slice(seen).includes('/delayed.js')) await new Promise((r) => setTimeout(r, 20));
+    await eventually(
+      () => sites.requests.slice(seen).includes('/delayed.js'),
+      'the request of the late script',
+    );
     const processes = await crashing.processes();
     expect(processes.length).toBeGreaterThan(0);
     for (const p of processes) process.kill(p.pid, 'SIGKILL');

@@ -7,7 +7,8 @@ import { callbackSignature, CallbackService } from '../../../src/services/platfo
 import { CallbackHttpClient, createCallbackHttpClient } from '../../../src/workers/callback-http-client';
 import { createCallbackDeliveryHandler } from '../../../src/workers/callback-delivery.worker';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';
-import { eventually, openTestDatabase, OpenedTestDatabase, testRunnerOptions } from '../jobs/job-test-kit';
+import { eventually } from '../../helpers/eventually';
+import { openTestDatabase, OpenedTestDatabase, testRunnerOptions } from '../jobs/job-test-kit';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const { version } = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {

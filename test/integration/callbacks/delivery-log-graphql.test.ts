@@ -1,4 +1,5 @@
 import { startCallbackReceiver, CallbackReceiver } from '../../helpers/callback-receiver';
+import { eventually } from '../../helpers/eventually';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 const LOG_QUERY = `query Log($limit: Int!, $before: String) {
@@ -7,14 +8,6 @@ const LOG_QUERY = `query Log($limit: Int!, $before: String) {
     nextBefore
   }
 }`;
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('callback delivery log and redelivery over GraphQL', () => {
   let service: TestService;
@@ -46,12 +39,16 @@ describe('callback delivery log and redelivery over GraphQL', () => {
     const second = await schedule(account.accountId, { n: 2 });
     await schedule(other.accountId, { n: 'other' });
     await receiver.waitFor(3);
-    await until(async () => {
-      const res = await service.graphql(account.apiKey, LOG_QUERY, { limit: 10 });
-      return res.body.data.callbackDeliveries.deliveries.every(
-        (d: { status: string }) => d.status === 'delivered',
-      );
-    }, 'deliveries to be recorded');
+    // Asked every 100 ms: the account family allows 10 requests a second.
+    await eventually(
+      async () => {
+        const res = await service.graphql(account.apiKey, LOG_QUERY, { limit: 10 });
+        return res.body.data.callbackDeliveries.deliveries.every(
+          (d: { status: string }) => d.status === 'delivered',
+        );
+      },
+      { describe: 'deliveries to be recorded', intervalMs: 100 },
+    );
 
     const page1 = await service.graphql(account.apiKey, LOG_QUERY, { limit: 1 });
     expect(page1.body.errors).toBeUndefined();
@@ -82,10 +79,13 @@ describe('callback delivery log and redelivery over GraphQL', () => {
     const id = await schedule(account.accountId, { again: true });
     const before = receiver.received.length;
     await receiver.waitFor(before + 1);
-    await until(async () => {
-      const res = await service.graphql(account.apiKey, LOG_QUERY, { limit: 1 });
-      return res.body.data.callbackDeliveries.deliveries[0]?.status === 'delivered';
-    }, 'first delivery');
+    await eventually(
+      async () => {
+        const res = await service.graphql(account.apiKey, LOG_QUERY, { limit: 1 });
+        return res.body.data.callbackDeliveries.deliveries[0]?.status === 'delivered';
+      },
+      { describe: 'the first delivery recorded', intervalMs: 100 },
+    );
     const res = await service.graphql(
       account.apiKey,
       `mutation R($id: String!) { redeliverCallback(id: $id) { id status } }`,

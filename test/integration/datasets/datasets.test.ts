@@ -2,7 +2,10 @@ import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { randomBytes } from 'node:crypto';
 import { AccountEntity, DatasetChargeEntity } from '../../../src/storage/entities';
+import { TOPICS } from '../../../src/platform/event-bus';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';
+import { eventually } from '../../helpers/eventually';
+import { jobsSettled } from '../../helpers/jobs-settled';
 import {
   ListsKit,
   parseCsv,
@@ -81,13 +84,14 @@ describe('/dataset/v1', () => {
   };
 
   /** The callbacks that reached one path of the receiver, once `count` have. */
-  async function callbacksAt(path: string, count: number): Promise<any[]> {
-    for (let i = 0; i < 400; i++) {
-      const got = receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body));
-      if (got.length >= count) return got;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`fewer than ${count} callbacks at ${path}`);
+  function callbacksAt(path: string, count: number): Promise<any[]> {
+    return eventually(
+      () => {
+        const got = receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body));
+        return got.length >= count && got;
+      },
+      { describe: `${count} callback(s) at ${path}`, intervalMs: 50 },
+    );
   }
 
   /** POST /dataset/v1/ and the quote callback. */
@@ -150,9 +154,7 @@ describe('/dataset/v1', () => {
     );
     expect(forged.status).toBe(403);
 
-    await mailbox.waitFor(3);
-    for (let i = 0; i < 100 && mailsTo(email).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
-    const mails = mailsTo(email);
+    const mails = await eventually(() => mailsTo(email).length >= 3 && mailsTo(email), `3 mails to ${email}`);
     expect(mails.map((m) => m.subject).sort()).toEqual(
       [
         `Invoice for order ${orderRef}`,
@@ -244,7 +246,8 @@ describe('/dataset/v1', () => {
     expect(order.body.data.datasetOrder.error).toContain('declined');
     const charges = await kit.service.running.services.db.manager.countBy(DatasetChargeEntity, { orderRef });
     expect(charges).toBe(0);
-    await new Promise((r) => setTimeout(r, 500));
+    // Callbacks and mails are jobs: once none is left, whatever the refusal sent has arrived.
+    await jobsSettled(kit.service);
     expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
     expect(mailsTo(email)).toHaveLength(0);
   });
@@ -261,7 +264,8 @@ describe('/dataset/v1', () => {
     expect(third.body).toEqual({ orderStatus: 'paid' });
     const charges = await kit.service.running.services.db.manager.findBy(DatasetChargeEntity, { orderRef });
     expect(charges.map((c) => Number(c.amount))).toEqual([1]);
-    await new Promise((r) => setTimeout(r, 500));
+    // Callbacks and mails are jobs: once none is left, whatever the confirmations sent has arrived.
+    await jobsSettled(kit.service);
     expect(receiver.received.filter((r) => r.path === path)).toHaveLength(2);
     expect(mailsTo(email).filter((m) => m.subject.startsWith('Receipt'))).toHaveLength(1);
   });
@@ -308,27 +312,36 @@ describe('/dataset/v1', () => {
         method: 'POST',
         body: { technologies: ['WordPress'], callback_url: receiver.urlFor('/limits') },
       });
-    expect((await post()).status).toBe(202);
-    const burst = await post();
-    expect(burst.status).toBe(429);
-    expect(Number(burst.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    let accepted = 1;
-    while (accepted < 6) {
-      await new Promise((r) => setTimeout(r, 1100));
-      const res = await post();
-      expect(res.status).toBe(202);
-      accepted++;
+    // The limits' clock moves only when this test moves it: a second passes at `advance(1000)`.
+    const { clock } = kit.service;
+    clock.freeze();
+    try {
+      expect((await post()).status).toBe(202);
+      const burst = await post();
+      expect(burst.status).toBe(429);
+      expect(burst.headers.get('retry-after')).toBe('1');
+      for (let accepted = 1; accepted < 6; accepted++) {
+        clock.advance(1000);
+        expect((await post()).status).toBe(202);
+      }
+      // Six in the minute's window, the first five seconds ago: the next slot is 54 s away.
+      clock.advance(1000);
+      const sustained = await post();
+      expect(sustained.status).toBe(429);
+      expect(sustained.headers.get('retry-after')).toBe('54');
+      // Then the first leaves the window, and one more goes through.
+      clock.advance(54_000);
+      expect((await post()).status).toBe(202);
+    } finally {
+      clock.resume();
     }
-    await new Promise((r) => setTimeout(r, 1100));
-    const sustained = await post();
-    expect(sustained.status).toBe(429);
-    expect(Number(sustained.headers.get('retry-after'))).toBeGreaterThan(1);
-  }, 30_000);
+  });
+
   it("pushes each status change of the caller's orders to a datasetOrderChanged subscription, and nobody else's", async () => {
     const mine = await account('business');
     const other = await account('business');
     const seen: { orderRef: string; status: string }[] = [];
-    const foreign: unknown[] = [];
+    const foreign: { orderRef: string; status: string }[] = [];
     const connect = (key: string) =>
       createClient({
         url: kit.service.url.replace(/^http/, 'ws') + '/graphql',
@@ -339,33 +352,43 @@ describe('/dataset/v1', () => {
     const clients = [connect(mine.key), connect(other.key)];
     try {
       const listen = (client: Client, sink: (order: { orderRef: string; status: string }) => void) =>
-        new Promise<void>((ready) => {
-          client.on('connected', () => setTimeout(ready, 100));
-          client.subscribe(
-            { query: 'subscription { datasetOrderChanged { orderRef status } }' },
-            {
-              next: (value) =>
-                sink(
-                  (value.data as { datasetOrderChanged: { orderRef: string; status: string } })
-                    .datasetOrderChanged,
-                ),
-              error: () => undefined,
-              complete: () => undefined,
-            },
-          );
-        });
-      await Promise.all([
-        listen(clients[0], (order) => seen.push(order)),
-        listen(clients[1], (order) => foreign.push(order)),
-      ]);
+        client.subscribe(
+          { query: 'subscription { datasetOrderChanged { orderRef status } }' },
+          {
+            next: (value) =>
+              sink(
+                (value.data as { datasetOrderChanged: { orderRef: string; status: string } })
+                  .datasetOrderChanged,
+              ),
+            error: () => undefined,
+            complete: () => undefined,
+          },
+        );
+      const { events } = kit.service.running.services;
+      const before = events.listenerCount(TOPICS.datasetOrderChanged);
+      listen(clients[0], (order) => seen.push(order));
+      listen(clients[1], (order) => foreign.push(order));
+      await eventually(
+        () => events.listenerCount(TOPICS.datasetOrderChanged) >= before + 2,
+        'both subscriptions to be registered',
+      );
       const { orderRef, path } = await quote(mine.key, { technologies: ['jQuery'], subset: 4 });
       expect((await confirm(mine.key, orderRef)).status).toBe(202);
       await callbacksAt(path, 2);
-      for (let i = 0; i < 200 && !seen.some((o) => o.status === 'complete'); i++)
-        await new Promise((r) => setTimeout(r, 25));
+      await eventually(
+        () => seen.some((o) => o.orderRef === orderRef && o.status === 'complete'),
+        'the complete event',
+      );
       const statuses = seen.filter((o) => o.orderRef === orderRef).map((o) => o.status);
       expect(statuses).toEqual(expect.arrayContaining(['new', 'paid', 'complete']));
-      expect(foreign).toEqual([]);
+      // The other account hears of its own orders: once it has heard of one quoted after all of
+      // the above, it would have heard of those too.
+      const marker = await quote(other.key, { technologies: ['WordPress'] });
+      await eventually(
+        () => foreign.some((o) => o.orderRef === marker.orderRef),
+        "the other account's own order",
+      );
+      expect(foreign.filter((o) => o.orderRef !== marker.orderRef)).toEqual([]);
     } finally {
       await Promise.all(clients.map((client) => client.dispose()));
     }

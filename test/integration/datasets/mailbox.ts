@@ -13,8 +13,6 @@ export interface Mailbox {
   /** smtp://127.0.0.1:PORT */
   url: string;
   mails: ReceivedMail[];
-  /** Resolves once `count` mails arrived; rejects after `timeoutMs` so a test cannot hang. */
-  waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
 }
 
@@ -55,14 +53,6 @@ export async function startMailbox(): Promise<Mailbox> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    async waitFor(count, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (mails.length < count) {
-        if (Date.now() > deadline) throw new Error(`Expected ${count} mail(s), received ${mails.length}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return mails.slice(0, count);
-    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,7 +1,8 @@
 import { Database } from '../../../src/storage/database';
 import { JobEntity } from '../../../src/storage/entities/job.entity';
 import { JobHandlerRegistry, JobQueue, JobRunner, PermanentJobError } from '../../../src/jobs';
-import { eventually, gate, openTestDatabase, OpenedTestDatabase, testRunnerOptions } from './job-test-kit';
+import { eventually } from '../../helpers/eventually';
+import { gate, openTestDatabase, OpenedTestDatabase, testRunnerOptions } from './job-test-kit';
 
 describe('JobRunner', () => {
   let test: OpenedTestDatabase;

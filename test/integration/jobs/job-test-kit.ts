@@ -30,24 +30,6 @@ export function testRunnerOptions(
   return { kinds, concurrency: 2, leaseMs: 5_000, pollIntervalMs: 25, shutdownGraceMs: 1_000, ...overrides };
 }
 
-/**
- * Polls `check` until it returns something other than undefined/false. The deadline only stops a
- * broken test from hanging; nothing is asserted about how long it took.
- */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  description = 'condition',
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** A promise with its resolve function, to hold a handler until the test lets it go. */
 export function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { JobHandlerRegistry, JobQueue, JobRunner } from '../../../src/jobs';
-import { eventually, openTestDatabase, OpenedTestDatabase, testRunnerOptions } from './job-test-kit';
+import { eventually } from '../../helpers/eventually';
+import { openTestDatabase, OpenedTestDatabase, testRunnerOptions } from './job-test-kit';
 
 const WORKER = resolve(__dirname, '../../fixtures/workers/crash-test-worker.ts');
 const LEASE_MS = 1_500;
@@ -47,11 +48,10 @@ describe('a worker process killed in the middle of a job', () => {
     child.on('message', (message) => messages.push(message as Record<string, unknown>));
     const exited = new Promise((resolveExit) => child!.once('exit', resolveExit));
 
-    await eventually(
-      () => messages.some((message) => message.started === id),
-      'the worker started the job',
-      45_000,
-    );
+    await eventually(() => messages.some((message) => message.started === id), {
+      describe: 'the worker started the job',
+      timeoutMs: 45_000,
+    });
     const childOwner = messages.find((message) => message.owner)?.owner;
     const leased = await queue.get(id);
     expect(leased).toMatchObject({ status: 'running', attempts: 1, leaseOwner: childOwner });

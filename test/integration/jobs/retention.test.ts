@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dbDate } from '../../../src/storage/database';
+import { eventually } from '../../helpers/eventually';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 const DAY = 86_400_000;
@@ -89,13 +90,12 @@ describe('retention of finished work', () => {
 
     const jobs = "SELECT COUNT(*) AS n FROM jobs WHERE kind = 'retention.test'";
     // The embedded worker sweeps every second; wait for the sweep to have done its work.
-    for (let i = 0; i < 200 && (await count(jobs)) > 3; i++) await new Promise((r) => setTimeout(r, 100));
-    for (
-      let i = 0;
-      i < 100 && (await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'charge'")) > 1;
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 100));
+    await eventually(
+      async () =>
+        (await count(jobs)) <= 3 &&
+        (await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE kind = 'charge'")) <= 1,
+      { describe: 'the sweep of the old jobs and charges', timeoutMs: 30_000, intervalMs: 100 },
+    );
 
     const statuses = async (sql: string) =>
       (await db().query<{ status: string }[]>(sql)).map((r) => r.status).sort();

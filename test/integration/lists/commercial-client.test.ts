@@ -1,86 +1,26 @@
-import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
+import { CommercialClient } from '../../helpers/commercial-client';
+import { fetchOpenApiDocument } from '../../helpers/openapi-contract';
 import { freePort } from '../../helpers/test-process';
 import { ListsKit, parseCsv, seedSites, startListsKit, unzip } from './lists-kit';
 
 /**
- * A client written for the commercial API's lists calls: base URL ending in `/v2/`, the key in
- * `x-api-key`, JSON bodies with the published field names, errors read from `body.message`, the
- * list's `url` fetched as given. Pointed at this service by changing only its base URL, it runs
- * create → poll → finalize → download → delete, with and without trailing slashes.
+ * The commercial API's lists calls through a client written for it (test/helpers/commercial-client):
+ * create → poll → finalize → download → delete, with and without trailing slashes, every answer
+ * checked against the published OpenAPI document.
  */
-class CommercialListsClient {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly apiKey: string,
-    /** Every answer is checked against the service's published OpenAPI document. */
-    private readonly contract: OpenApiDocument,
-  ) {}
-
-  /** Waits out a 429 as Retry-After says, like a client of a rate-limited API must. */
-  private async send(method: string, path: string, body?: unknown): Promise<any> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.sendOnce(method, path, body);
-      } catch (error) {
-        const wait = /^429: /.test((error as Error).message) && attempt < 5;
-        if (!wait) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-    }
-  }
-
-  private async sendOnce(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: {
-        'x-api-key': this.apiKey,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const data = await response.json();
-    expectMatchesContract(this.contract, method, new URL(response.url).pathname, response.status, data);
-    if (!response.ok) throw new Error(`${response.status}: ${data.message}`);
-    return data;
-  }
-
-  createList(request: Record<string, unknown>) {
-    return this.send('POST', 'lists', request);
-  }
-  getLists() {
-    return this.send('GET', 'lists/');
-  }
-  getList(id: string, slash = false) {
-    return this.send('GET', `lists/${id}${slash ? '/' : ''}`);
-  }
-  finalizeList(id: string, spendCredits: number, slash = false) {
-    return this.send('POST', `lists/${id}${slash ? '/' : ''}`, { spendCredits });
-  }
-  deleteList(id: string) {
-    return this.send('DELETE', `lists/${id}/`);
-  }
-  async waitUntilReady(id: string) {
-    for (;;) {
-      const list = await this.getList(id);
-      if (list.status !== 'Calculating') return list;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-  }
-}
-
 describe('a client written for the commercial lists API, pointed at this service', () => {
   let kit: ListsKit;
-  let client: CommercialListsClient;
+  let client: CommercialClient;
 
   beforeAll(async () => {
     const port = await freePort();
     kit = await startListsKit({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
     const { apiKey } = await kit.service.createAccount({ plan: 'business', credits: 50 });
-    client = new CommercialListsClient(
-      `${kit.service.url}/v2/`,
-      apiKey,
-      await fetchOpenApiDocument(kit.service.url),
-    );
+    client = new CommercialClient(`${kit.service.url}/v2/`, apiKey, {
+      contract: await fetchOpenApiDocument(kit.service.url),
+      // It waits out a 429 as Retry-After says; here the service's rate-limit clock moves instead.
+      waitOut: (seconds) => kit.service.clock.advance(seconds * 1000),
+    });
     await seedSites(kit.service.running.services.db.manager, [
       {
         hostname: 'shop.example',

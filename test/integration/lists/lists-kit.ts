@@ -11,6 +11,7 @@ import {
   SiteTechnologyEntity,
 } from '../../../src/storage/entities';
 import { versionKeyOf } from '../../../src/services/site-index/version-key';
+import { eventually } from '../../helpers/eventually';
 import { HttpResult, startTestService, TestService } from '../../helpers/test-service';
 
 /** A seeded site: only what a test cares about; the rest gets neutral values. */
@@ -118,7 +119,10 @@ export async function seedSites(m: EntityManager, sites: SeedSite[]): Promise<Ma
 export interface ListsKit {
   service: TestService;
   dir: string;
-  /** A request through the per-second limit: waits out short 429s (never the daily or concurrent ones). */
+  /**
+   * A request through the per-second limits: after a short 429 (never the daily or concurrent
+   * ones) the service's rate-limit clock moves on by its Retry-After and the request goes again.
+   */
   call(path: string, key: string, init?: { method?: string; body?: unknown }): Promise<HttpResult>;
   /** Polls GET /v2/lists/{id} until it leaves Calculating. */
   settle(id: string, key: string): Promise<any>;
@@ -149,17 +153,19 @@ export async function startListsKit(settings: Record<string, string> = {}): Prom
       }
       const retryAfter = Number(res.headers.get('retry-after') ?? 0);
       if (res.status !== 429 || retryAfter > 2 || i > 10) return res;
-      await new Promise((r) => setTimeout(r, 1000));
+      service.clock.advance(retryAfter * 1000);
     }
   };
   const settle: ListsKit['settle'] = async (id, key) => {
-    for (let i = 0; i < 400; i++) {
-      const res = await call(`/v2/lists/${id}`, key);
-      if (res.status !== 200) throw new Error(`GET list ${id}: ${res.status} ${res.text}`);
-      if (res.body.status !== 'Calculating') return res.body;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    throw new Error(`list ${id} still Calculating`);
+    const res = await eventually(
+      async () => {
+        const answer = await call(`/v2/lists/${id}`, key);
+        return (answer.status !== 200 || answer.body.status !== 'Calculating') && answer;
+      },
+      { describe: `list ${id} to leave Calculating`, timeoutMs: 50_000, intervalMs: 250 },
+    );
+    if (res.status !== 200) throw new Error(`GET list ${id}: ${res.status} ${res.text}`);
+    return res.body;
   };
   return {
     service,
@@ -172,13 +178,16 @@ export async function startListsKit(settings: Record<string, string> = {}): Prom
       return settle(res.body.id, key);
     },
     async download(link) {
-      let res = await fetch(new URL(link, service.url));
       // full.zip of a just-finalized list: the list.files job may still be writing it (503).
-      for (let i = 0; res.status === 503 && i < 80; i++) {
-        await res.arrayBuffer();
-        await new Promise((r) => setTimeout(r, 250));
-        res = await fetch(new URL(link, service.url));
-      }
+      const res = await eventually(
+        async () => {
+          const answer = await fetch(new URL(link, service.url));
+          if (answer.status !== 503) return answer;
+          await answer.arrayBuffer();
+          return undefined;
+        },
+        { describe: `${link} to be written (503 until then)`, intervalMs: 250 },
+      );
       const body = Buffer.from(await res.arrayBuffer());
       return { status: res.status, body, text: body.toString('utf8') };
     },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { TOPICS } from '../../../src/platform/event-bus';
+import { eventually } from '../../helpers/eventually';
 import { cleanEnv, distEntry, spawnNode, SpawnedProcess } from '../../helpers/test-process';
 import { ListsKit, seedSites, startListsKit, unzip } from './lists-kit';
 
@@ -15,13 +16,8 @@ interface Ready {
   sampleUrl: string | null;
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** How long to wait for what the worker process does, on a busy 2-core machine. */
+const WORKER = { timeoutMs: 30_000, intervalMs: 50 };
 
 /**
  * Lists calculated by a separate worker process (dist/src/worker-main.js, `npm run build` first)
@@ -32,6 +28,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
 describe('lists with a separate worker process', () => {
   let kit: ListsKit;
   let key: string;
+  let otherKey: string;
   let client: Client;
   const events: Ready[] = [];
   const workers: SpawnedProcess[] = [];
@@ -40,7 +37,7 @@ describe('lists with a separate worker process', () => {
   beforeAll(async () => {
     kit = await startListsKit({ EMBEDDED_WORKER: 'false', LISTS_JOB_ATTEMPTS: '2' });
     ({ apiKey: key } = await kit.service.createAccount({ plan: 'business', credits: 100 }));
-    const { apiKey: other } = await kit.service.createAccount({ plan: 'business', credits: 100 });
+    ({ apiKey: otherKey } = await kit.service.createAccount({ plan: 'business', credits: 100 }));
     await seedSites(kit.service.running.services.db.manager, [
       { hostname: 'one.com', trafficRank: 1, techs: [{ slug: 'wordpress', version: '6.4' }] },
       {
@@ -67,7 +64,7 @@ describe('lists with a separate worker process', () => {
     const otherClient = createClient({
       url: kit.service.url.replace(/^http/, 'ws') + '/graphql',
       webSocketImpl: WebSocket,
-      connectionParams: { 'x-api-key': other },
+      connectionParams: { 'x-api-key': otherKey },
       retryAttempts: 0,
     });
     otherEvents = [];
@@ -76,9 +73,9 @@ describe('lists with a separate worker process', () => {
       { next: (v) => void otherEvents.push(v.data), error: () => undefined, complete: () => undefined },
     );
     otherDispose = () => otherClient.dispose();
-    await until(
+    await eventually(
       () => kit.service.running.services.events.listenerCount(TOPICS.listReady) >= 2,
-      'subscriptions',
+      'both subscriptions to be registered',
     );
   }, 60_000);
   let otherEvents: unknown[] = [];
@@ -137,18 +134,19 @@ describe('lists with a separate worker process', () => {
     const file = join(scratch, 'not-a-directory');
     writeFileSync(file, 'x');
     const broken = startWorkerProcess(join(file, 'lists'));
-    await until(
-      async () => (await Promise.all(ids.map(status))).every((s) => s === 'Failed'),
-      'Failed lists',
-    );
+    await eventually(async () => (await Promise.all(ids.map(status))).every((s) => s === 'Failed'), {
+      describe: 'Failed lists',
+      ...WORKER,
+      intervalMs: 250,
+    });
     await stop(broken);
     const failed = (await kit.call(`/v2/lists/${ids[0]}`, key)).body;
     expect(failed).toMatchObject({ status: 'Failed', totalCredits: 0, sampleUrl: null, url: null });
     expect(failed.error).toMatch(/ENOTDIR|not a directory/i);
-    await until(
-      () => ids.every((id) => events.some((e) => e.id === id && e.status === 'Failed')),
-      'Failed events',
-    );
+    await eventually(() => ids.every((id) => events.some((e) => e.id === id && e.status === 'Failed')), {
+      describe: 'Failed events',
+      ...WORKER,
+    });
     const finalize = await kit.call(`/v2/lists/${ids[0]}`, key, {
       method: 'POST',
       body: { spendCredits: 0 },
@@ -160,7 +158,21 @@ describe('lists with a separate worker process', () => {
     const dir = kit.service.running.services.config.LISTS_DIR;
     const res = await create({ technologies: [{ slug: 'wordpress' }, { slug: 'php' }] });
     const worker = startWorkerProcess(dir);
-    await until(() => events.some((e) => e.id === res.body.id), 'the listReady event');
+    await eventually(() => events.some((e) => e.id === res.body.id), {
+      describe: 'the listReady event',
+      ...WORKER,
+    });
+    // The other account hears of its own lists: once it has heard of one made after this one, it
+    // would have heard of this one too.
+    const marker = await kit.call('/v2/lists', otherKey, {
+      method: 'POST',
+      body: { technologies: [{ slug: 'php' }] },
+    });
+    expect(marker.status).toBe(200);
+    await eventually(() => JSON.stringify(otherEvents).includes(marker.body.id), {
+      describe: "the other account's own listReady event",
+      ...WORKER,
+    });
     await stop(worker);
     const event = events.find((e) => e.id === res.body.id)!;
     expect(event).toEqual({
@@ -183,7 +195,11 @@ describe('lists with a separate worker process', () => {
     expect(child.status).toBe(200);
     expect((await kit.call(`/v2/lists/${res.body.id}`, key, { method: 'DELETE' })).status).toBe(200);
     const again = startWorkerProcess(dir);
-    await until(async () => (await status(child.body.id)) === 'Failed', 'the child list to fail');
+    await eventually(async () => (await status(child.body.id)) === 'Failed', {
+      describe: 'the child list to fail',
+      ...WORKER,
+      intervalMs: 250,
+    });
     await stop(again);
     expect((await kit.call(`/v2/lists/${child.body.id}`, key)).body.error).toContain('baseListId');
   });

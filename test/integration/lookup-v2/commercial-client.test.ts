@@ -1,51 +1,20 @@
+import { CommercialClient } from '../../helpers/commercial-client';
 import { startLookupKit, LookupKit } from './lookup-v2-kit';
 
 /**
- * A client written the way third-party clients of the commercial API are: a base URL ending in
- * `/v2/`, the key in `x-api-key`, `data[0]` of a single-URL answer, `parseInt` of the two credit
- * headers, and an error's text from `body.message`. Pointed at this service by changing only its
- * base URL, every call it makes must work.
+ * Lookup, balance, subdomains and the catalogue through a client written for the commercial API
+ * (test/helpers/commercial-client): every call it makes must work here.
  */
-class CommercialStyleClient {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly apiKey?: string,
-  ) {}
-
-  async get(path: string, params: Record<string, string> = {}) {
-    const query = new URLSearchParams(params).toString();
-    const headers: Record<string, string> = {};
-    if (this.apiKey) headers['x-api-key'] = this.apiKey;
-    const response = await fetch(`${this.baseUrl}${path}${query ? `?${query}` : ''}`, { headers });
-    const body = await response.json();
-    if (!response.ok) throw new Error(`${response.status}: ${body.message}`);
-    return {
-      data: body,
-      creditsSpent: parseInt(response.headers.get('service-credits-spent') ?? '', 10),
-      creditsRemaining: parseInt(response.headers.get('service-credits-remaining') ?? '', 10),
-    };
-  }
-
-  async lookup(url: string, sets: string[] = []) {
-    const { data, creditsSpent, creditsRemaining } = await this.get('lookup/', {
-      urls: url,
-      sets: sets.join(','),
-      recursive: 'false',
-    });
-    return { site: data[0], creditsSpent, creditsRemaining };
-  }
-}
-
 describe('a client written for the commercial API, pointed at this service', () => {
   let kit: LookupKit;
-  let client: CommercialStyleClient;
-  let keyless: CommercialStyleClient;
+  let client: CommercialClient;
+  let keyless: CommercialClient;
 
   beforeAll(async () => {
     kit = await startLookupKit();
     const { apiKey } = await kit.service.createAccount({ plan: 'business', credits: 100 });
-    client = new CommercialStyleClient(`${kit.service.url}/v2/`, apiKey);
-    keyless = new CommercialStyleClient(`${kit.service.url}/v2/`);
+    client = new CommercialClient(`${kit.service.url}/v2/`, apiKey);
+    keyless = new CommercialClient(`${kit.service.url}/v2/`);
   }, 60_000);
   afterAll(async () => {
     await kit?.close();
@@ -88,8 +57,8 @@ describe('a client written for the commercial API, pointed at this service', () 
     await expect(client.get('lookup/', { urls: 'example.test', sets: 'colour' })).rejects.toThrow(
       /^400: .*sets/,
     );
-    await expect(
-      new CommercialStyleClient(`${kit.service.url}/v2/`, 'wrong').lookup('a.test'),
-    ).rejects.toThrow(/^403: /);
+    await expect(new CommercialClient(`${kit.service.url}/v2/`, 'wrong').lookup('a.test')).rejects.toThrow(
+      /^403: /,
+    );
   });
 });

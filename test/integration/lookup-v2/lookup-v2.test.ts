@@ -238,7 +238,7 @@ describe('GET /v2/lookup/', () => {
         `url state technologies { ${technology} } months { monthYear technologies { ${technology} } } errors ` +
         ENRICHMENT_FIELD_ORDER.map((field) => `${field} ${nested[field] ?? ''}`).join(' ');
       const viaGraphql = async (params: Record<string, unknown>) => {
-        const res = await untilNotRateLimited(() =>
+        const res = await untilNotRateLimited(kit.service, () =>
           kit.service.graphql(
             key,
             `query($urls: [String!]!, $sets: [String!]!, $squash: Boolean!, $denoise: Boolean!, $maxAge: Int!) {
@@ -278,8 +278,8 @@ describe('GET /v2/lookup/', () => {
     });
 
     it('answers the same through GraphQL, with the sets as typed fields and confidence', async () => {
-      // Waits out the plan's 10 lookups a second, like the REST calls of this file (getPatiently).
-      const res = await untilNotRateLimited(() =>
+      // Through the plan's 10 lookups a second, like the REST calls of this file (getPatiently).
+      const res = await untilNotRateLimited(kit.service, () =>
         kit.service.graphql(
           key,
           `query($urls: [String!]!) { lookupV2(urls: $urls, sets: ["company", "security"]) {

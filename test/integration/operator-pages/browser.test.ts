@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { TOPICS } from '../../../src/platform/event-bus';
+import { eventually } from '../../helpers/eventually';
 import { launchSandboxedBrowser, SandboxedBrowser } from '../../helpers/headless-chromium';
 import { startTestService, TestService } from '../../helpers/test-service';
 
@@ -42,13 +44,14 @@ async function responseText(page: Page): Promise<string> {
 }
 
 async function waitForResponse(page: Page, predicate: (text: string) => boolean): Promise<string> {
-  let last = '';
-  for (let i = 0; i < 300; i++) {
-    last = await responseText(page);
-    if (predicate(last)) return last;
-    await page.waitForTimeout(50);
-  }
-  throw new Error(`the explorer's response never matched; last: ${last}`);
+  return eventually(
+    async () => {
+      const text = await responseText(page);
+      if (!predicate(text)) throw new Error(`the response is ${JSON.stringify(text)}`);
+      return text;
+    },
+    { describe: "the explorer's response", timeoutMs: 15_000, intervalMs: 50 },
+  );
 }
 
 describe('the reference and the explorer in a real headless browser', () => {
@@ -128,23 +131,20 @@ describe('the reference and the explorer in a real headless browser', () => {
       '.graphiql-query-editor',
       'subscription { creditsChanged { credits delta reason } }',
     );
+    const { events, credits } = service.running.services;
+    const listening = events.listenerCount(TOPICS.creditsChanged);
     await page.locator('.graphiql-execute-button').click();
     // The subscription is open once the server knows of it; then a credit change is pushed.
-    const grants = async () => {
-      for (let i = 0; i < 100; i++) {
-        await service.running.services.credits.grant(accountId, 5, 'explorer test');
-        const text = await responseText(page);
-        if (text.includes('"creditsChanged"')) return text;
-        await page.waitForTimeout(100);
-      }
-      throw new Error('no subscription event reached the explorer');
-    };
-    await grants();
+    await eventually(
+      () => events.listenerCount(TOPICS.creditsChanged) > listening,
+      "the explorer's subscription to be registered",
+    );
+    await credits.grant(accountId, 5, 'explorer test');
     const pushed = JSON.parse(await waitForResponse(page, (text) => text.includes('"creditsChanged"')));
     expect(pushed.data.creditsChanged).toEqual(
       expect.objectContaining({ delta: 5, reason: 'explorer test' }),
     );
-    expect(pushed.data.creditsChanged.credits).toBeGreaterThan(321);
+    expect(pushed.data.creditsChanged.credits).toBe(326);
     await page.screenshot({ path: join(ARTIFACTS, 'explorer-subscription.png') });
     await page.locator('.graphiql-execute-button').click(); // stops the subscription
 

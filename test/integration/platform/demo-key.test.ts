@@ -24,21 +24,25 @@ describe('the demo key', () => {
     ];
     const statuses: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const res = await untilNotRateLimited(sends[i % sends.length]);
+      const res = await untilNotRateLimited(service, sends[i % sends.length]);
       statuses.push(`${res.status}${res.body?.errors ? ' ' + res.body.errors[0].extensions.code : ''}`);
     }
     expect(statuses).toEqual(Array(10).fill('200'));
 
-    const rest = await untilNotRateLimited(() => service.request('/v2/credits/balance', { key: DEMO_KEY }));
+    const rest = await untilNotRateLimited(service, () =>
+      service.request('/v2/credits/balance', { key: DEMO_KEY }),
+    );
     expect(rest.status).toBe(429);
     expect(rest.body).toMatchObject({ code: 'QUOTA_EXCEEDED' });
     expect(rest.body.message).toMatch(/demo key allows 10 requests per day/i);
     expect(Number(rest.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(rest.headers.get('retry-after'))).toBeLessThanOrEqual(86_400);
 
-    const gql = await untilNotRateLimited(() => service.graphql(DEMO_KEY, '{ account { plan } }'));
+    const gql = await untilNotRateLimited(service, () => service.graphql(DEMO_KEY, '{ account { plan } }'));
     expect(gql.body.errors[0].extensions.code).toBe('QUOTA_EXCEEDED');
-    const usage = await untilNotRateLimited(() => service.request('/lookup/v1/usage/', { key: DEMO_KEY }));
+    const usage = await untilNotRateLimited(service, () =>
+      service.request('/lookup/v1/usage/', { key: DEMO_KEY }),
+    );
     expect(usage.status).toBe(429);
   });
 
@@ -81,9 +85,13 @@ describe('DEMO_DAILY_REQUESTS and an unset demo key', () => {
       api: { throttle: { rateLimit: 1 }, quota: { limit: 2, period: 'DAY' } },
       plan: { name: 'demo', quota: { remaining: 1 } },
     });
-    const second = await untilNotRateLimited(() => service.request('/v2/credits/balance', { key: DEMO_KEY }));
+    const second = await untilNotRateLimited(service, () =>
+      service.request('/v2/credits/balance', { key: DEMO_KEY }),
+    );
     expect(second.status).toBe(200);
-    const third = await untilNotRateLimited(() => service.request('/v2/credits/balance', { key: DEMO_KEY }));
+    const third = await untilNotRateLimited(service, () =>
+      service.request('/v2/credits/balance', { key: DEMO_KEY }),
+    );
     expect(third.status).toBe(429);
     expect(third.body.message).toMatch(/demo key allows 2 requests per day/i);
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver';
+import { eventually } from '../../helpers/eventually';
 import { startLookupKit, LookupKit } from '../lookup-v2/lookup-v2-kit';
 import { seedSites, SeedSite } from '../lists/lists-kit';
 import type { HttpResult } from '../../helpers/test-service';
@@ -139,8 +140,8 @@ describe('published REST answers (golden)', () => {
     return res;
   }
 
-  /** Waits out the per-second limits of the families between two calls of the same one. */
-  const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1100));
+  /** Moves the rate limits' clock past the per-second windows between two calls of one family. */
+  const nextSecond = () => kit.service.clock.advance(1000);
 
   it('answers every route as before', async () => {
     const company = kit.companyUrl.replace(/\/$/, '');
@@ -153,7 +154,7 @@ describe('published REST answers (golden)', () => {
     // Observed ranks are refreshed by the worker on its own schedule: once now, so every run sees one.
     await kit.service.running.services.trafficRanks.refreshObservedRanks();
     await record('analyze v1', `/analyze/v1/?url=${enc(kit.sites.url('/'))}`, { key: business });
-    await nextSecond();
+    nextSecond();
     await record('analyze v1, unreachable', '/analyze/v1/?url=http%3A%2F%2F127.0.0.1%3A9%2F', {
       key: business,
     });
@@ -192,7 +193,7 @@ describe('published REST answers (golden)', () => {
 
     // Email verification, subdomains.
     await record('verify, syntax', '/v2/verify/?email=not-an-address', { key: business });
-    await nextSecond();
+    nextSecond();
     await record('verify, accepted', '/v2/verify/?email=info%40acme-robotics.de', { key: business });
     await record('subdomains', '/v2/subdomains/?domains=delta.com,alpha.com&limit=10', { key: business });
 
@@ -213,23 +214,25 @@ describe('published REST answers (golden)', () => {
       body: { technologies: [{ slug: 'wordpress', version: '5', operator: '>=' }], sets: ['email', 'meta'] },
     });
     const id = created.body.id as string;
-    let list: HttpResult | undefined;
-    for (let i = 0; i < 200; i++) {
-      await nextSecond();
-      list = await kit.service.request(`/v2/lists/${id}`, { key: business });
-      if (list.status === 200 && list.body.status !== 'Calculating') break;
-    }
-    await nextSecond();
+    const list = await eventually(
+      async () => {
+        nextSecond();
+        const res = await kit.service.request(`/v2/lists/${id}`, { key: business });
+        return res.status === 200 && res.body.status !== 'Calculating' && res;
+      },
+      { describe: 'the list to be calculated', intervalMs: 100 },
+    );
+    nextSecond();
     await record('lists, one', `/v2/lists/${id}/`, { key: business });
-    await nextSecond();
+    nextSecond();
     await record('lists, all', '/v2/lists/', { key: business });
-    await nextSecond();
+    nextSecond();
     await record('lists, finalize', `/v2/lists/${id}`, {
       key: business,
       method: 'POST',
-      body: { spendCredits: list!.body.totalCredits },
+      body: { spendCredits: list.body.totalCredits },
     });
-    await nextSecond();
+    nextSecond();
     await record('lists, delete', `/v2/lists/${id}/`, { key: business, method: 'DELETE' });
 
     // Datasets: the quote and its callback body.
@@ -247,7 +250,7 @@ describe('published REST answers (golden)', () => {
     }
 
     // Errors.
-    await nextSecond();
+    nextSecond();
     await record('error, bound', '/v2/lookup/?urls=alpha.com&min_age=12', { key: business });
     await record('error, unknown parameter', '/lookup/v1/?url=alpha.com&colour=red', { key: business });
     await record('error, missing', '/analyze/v1/', { key: business });

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { logger } from '../../../src/platform/logger';
+import { eventually } from '../../helpers/eventually';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /** Writes `text` on a fresh TCP connection and returns everything the server sends until it closes. */
@@ -20,14 +21,6 @@ function exchange(base: string, text: string, abortAfterWrite = false): Promise<
     socket.on('close', () => resolve(received));
     socket.on('error', reject);
   });
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** A raw HTTP exchange, so a test can send what fetch() refuses to (bad encodings, odd methods). */
@@ -140,7 +133,7 @@ describe('malformed and hostile requests', () => {
       'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":',
       true,
     );
-    await until(
+    await eventually(
       () => infoLog.mock.calls.some((call) => call[1] === 'client aborted the request body'),
       'the aborted body to be logged',
     );

@@ -1,6 +1,7 @@
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { TOPICS } from '../../../src/platform/event-bus';
+import { eventually } from '../../helpers/eventually';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 const SUBSCRIPTION = 'subscription { creditsChanged { credits delta reason } }';
@@ -24,14 +25,6 @@ function subscribe(client: Client) {
     );
   });
   return { events, ended };
-}
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('GraphQL subscriptions over graphql-ws', () => {
@@ -64,14 +57,14 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const other = await service.createAccount({ credits: 5 });
     const { events } = subscribe(connect({ 'x-api-key': mine.apiKey }));
     const { events: otherEvents } = subscribe(connect({ apiKey: other.apiKey }));
-    await waitFor(
+    await eventually(
       () => service.running.services.events.listenerCount(TOPICS.creditsChanged) >= 2,
       'both subscriptions',
     );
 
     await service.running.services.credits.grant(other.accountId, 50, 'grant to the other account');
     await service.running.services.credits.grant(mine.accountId, 7, 'top-up');
-    await waitFor(() => events.length >= 1 && otherEvents.length >= 1, 'the events');
+    await eventually(() => events.length >= 1 && otherEvents.length >= 1, 'the events');
 
     expect(events).toEqual([{ data: { creditsChanged: { credits: 12, delta: 7, reason: 'top-up' } } }]);
     expect(otherEvents).toEqual([
@@ -83,7 +76,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const mine = await service.createAccount({ credits: 5 });
     const before = service.running.services.events.listenerCount(TOPICS.creditsChanged);
     const { events } = subscribe(connect({ 'x-api-key': mine.apiKey }));
-    await waitFor(
+    await eventually(
       () => service.running.services.events.listenerCount(TOPICS.creditsChanged) > before,
       'subscription',
     );
@@ -93,7 +86,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
       2,
       'GET /analyze/v1/',
     );
-    await waitFor(() => events.length >= 1, 'the charge event');
+    await eventually(() => events.length >= 1, 'the charge event');
     expect(events[0].data?.creditsChanged).toEqual({ credits: 3, delta: -2, reason: 'GET /analyze/v1/' });
   });
 
@@ -113,12 +106,12 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const mine = await service.createAccount({ credits: 5 });
     const before = service.running.services.events.listenerCount(TOPICS.creditsChanged);
     const { events, ended } = subscribe(connect({ 'x-api-key': mine.apiKey }));
-    await waitFor(
+    await eventually(
       () => service.running.services.events.listenerCount(TOPICS.creditsChanged) > before,
       'subscription',
     );
     await service.running.services.credits.grant(mine.accountId, 1, 'before revocation');
-    await waitFor(() => events.length >= 1, 'the first event');
+    await eventually(() => events.length >= 1, 'the first event');
 
     await service.running.services.accounts.revokeKey({ apiKey: mine.apiKey });
     expect(await ended).toMatchObject({ code: 4403, reason: 'Forbidden: API key revoked' });

@@ -6,6 +6,8 @@ import { MemoryRateLimitStore } from '../../../src/platform/rate-limit-store';
 import { SharedRedis } from '../../../src/redis/redis-connection';
 import { RedisEventTransport } from '../../../src/redis/redis-event-transport';
 import { RedisRateLimitStore } from '../../../src/redis/redis-rate-limit-store';
+import { eventually } from '../../helpers/eventually';
+import { eventSubscribers } from '../../helpers/redis-subscribers';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const describeLimit = (n: number) => `at most ${n} a minute`;
@@ -73,9 +75,7 @@ describe('per-address limits with blocks announced as events', () => {
         );
       });
       [first, second] = limiters;
-      // The subscriptions are in place once Redis answers a command after them.
-      await Promise.all(connections.map((redis) => redis.commands.ping()));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await eventSubscribers(connections[0], 2);
     });
     afterEach(async () => {
       await Promise.all(buses.splice(0).map((bus) => bus.close()));
@@ -89,12 +89,11 @@ describe('per-address limits with blocks announced as events', () => {
       await second.count('10.0.0.1');
       // The process that counted the third knows at once; the other when the event arrives.
       expect(await refusal(second, '10.0.0.1')).toBeInstanceOf(RateLimitError);
-      let refused: RateLimitError | null = null;
-      for (let i = 0; i < 100 && !refused; i++) {
-        refused = await refusal(first, '10.0.0.1');
-        if (!refused) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(refused?.retryAfterSeconds).toBeGreaterThanOrEqual(59);
+      const refused = await eventually(() => refusal(first, '10.0.0.1'), {
+        describe: 'the block to reach the other process',
+        intervalMs: 20,
+      });
+      expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(59);
       expect(await refusal(first, '10.0.0.2')).toBeNull();
     });
 

@@ -121,8 +121,12 @@ const { RedisHostSlots } = require(${JSON.stringify(distEntry('src/redis/redis-h
 (async () => {
   const redis = new SharedRedis(process.env.REDIS_URL, process.env.PREFIX);
   const hostSlots = new RedisHostSlots(redis, 3, 30000);
+  // Ready once Redis has the subscription: the test's "go" then reaches both processes.
+  const go = redis.subscriber();
+  const started = new Promise((resolve) => go.once('message', resolve));
+  await go.subscribe(process.env.PREFIX + 'go');
   console.log('ready');
-  while (!(await redis.commands.get(process.env.PREFIX + 'go'))) await new Promise((r) => setTimeout(r, 10));
+  await started;
   const crawl = await crawlSite(process.env.SITE, { ...${JSON.stringify(options)}, hostSlots });
   console.log('pages ' + crawl.pages.filter((p) => p.page).length);
   await redis.close();
@@ -132,7 +136,7 @@ const { RedisHostSlots } = require(${JSON.stringify(distEntry('src/redis/redis-h
       const env = cleanEnv({ REDIS_URL, PREFIX: prefix, SITE: site.url, LOG_LEVEL: 'silent' });
       const workers = [spawnNode(script, [], env), spawnNode(script, [], env)];
       await Promise.all(workers.map((w) => w.waitForLine(/^ready/, 20_000)));
-      await redis().commands.set(`${prefix}go`, '1');
+      expect(await redis().commands.publish(`${prefix}go`, '1')).toBe(2);
       const lines = await Promise.all(workers.map((w) => w.waitForLine(/^pages /, 60_000)));
       expect(lines).toEqual([`pages ${PAGES + 1}`, `pages ${PAGES + 1}`]);
       await Promise.all(workers.map((w) => w.exited));

@@ -2,13 +2,8 @@ import { JobEntity } from '../../../src/storage/entities/job.entity';
 import { JobHandlerRegistry, JobKinds, JobQueue, JobRunner } from '../../../src/jobs';
 import { loadConfig } from '../../../src/platform/config';
 import { jobRunnerOptions } from '../../../src/workers/job-system-settings';
-import {
-  eventually,
-  gate,
-  openTestDatabase,
-  OpenedTestDatabase,
-  testRunnerOptions,
-} from '../jobs/job-test-kit';
+import { eventually } from '../../helpers/eventually';
+import { gate, openTestDatabase, OpenedTestDatabase, testRunnerOptions } from '../jobs/job-test-kit';
 
 /**
  * The express lane: a callback delivery enqueued behind many long jobs (crawls) that fill every

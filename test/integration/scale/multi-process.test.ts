@@ -7,6 +7,7 @@ import { Client, createClient } from 'graphql-ws';
 import { createConnection } from 'mysql2/promise';
 import WebSocket from 'ws';
 import { startCallbackReceiver, CallbackReceiver } from '../../helpers/callback-receiver';
+import { eventually } from '../../helpers/eventually';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 import {
   cleanEnv,
@@ -90,14 +91,8 @@ function getFrom(
   });
 }
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** How long to wait for what other processes do (rows, events, sessions) on a busy 2-core machine. */
+const ACROSS_PROCESSES = { timeoutMs: 30_000, intervalMs: 50 };
 
 /**
  * Two API processes and two worker processes (real `node dist/...` processes, EMBEDDED_WORKER=false)
@@ -233,10 +228,13 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
     expect(second.body).toMatch(blocked);
     expect(second.retryAfter).toBeGreaterThanOrEqual(1);
     // A valid key is answered (200) until the event arrives, which takes a moment at most.
-    const first = await until(async () => {
-      const answer = await from(ports[0], apiKey);
-      return answer.status === 429 ? answer : undefined;
-    }, 'the first port to refuse the address');
+    const first = await eventually(
+      async () => {
+        const answer = await from(ports[0], apiKey);
+        return answer.status === 429 && answer;
+      },
+      { describe: 'the first port to refuse the address', ...ACROSS_PROCESSES },
+    );
     expect(first.body).toMatch(blocked);
     expect((await from(ports[0], guess())).status).toBe(429);
     // Another address is not affected.
@@ -245,14 +243,13 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
 
   it('delivers an event raised by a job in a worker to a subscription on the other API process', async () => {
     const site = await startSite();
+    const marker = await startSite();
     try {
-      let connected = false;
       const client = createClient({
         url: `ws://127.0.0.1:${ports[0]}/graphql`,
         webSocketImpl: WebSocket,
         connectionParams: { apiKey },
         retryAttempts: 0,
-        on: { connected: () => (connected = true) },
       });
       clients.push(client);
       const events: { url: string; ok: boolean; technologies: string[] }[] = [];
@@ -265,24 +262,40 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
           complete: () => undefined,
         },
       );
-      await until(() => (connected ? true : undefined), 'the WebSocket connection');
-      // The subscribe message follows the connection on the same socket; give the server a moment
-      // to register it before the event can be raised.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const of = (target: { url: string }) => (e: (typeof events)[0]) =>
+        e.url.startsWith(target.url.replace(/\/$/, ''));
+      // Nothing tells the client when the other process has registered the subscription: analyses
+      // on the second API process are the marker. Once one reaches it, so will the worker's event.
+      await eventually(
+        async () => {
+          if (events.some(of(marker))) return true;
+          const analysed = await fetch(
+            `http://127.0.0.1:${ports[1]}/analyze/v1/?${new URLSearchParams({ url: marker.url })}`,
+            { headers: { 'x-api-key': apiKey } },
+          );
+          await analysed.arrayBuffer();
+          return false;
+        },
+        { describe: 'a marker analysis to reach the subscription', ...ACROSS_PROCESSES, intervalMs: 200 },
+      );
       const response = await lookup(ports[1], site.url);
       expect(response.status).toBe(202);
-      const event = await until(() => events[0], 'the analysisCompleted event');
+      const event = await eventually(() => events.find(of(site)), {
+        describe: 'the analysisCompleted event',
+        ...ACROSS_PROCESSES,
+      });
       expect(event.url).toContain('127.0.0.1');
       expect(event.ok).toBe(true);
       expect(event.technologies).toContain('jquery');
       // No API process runs jobs here (EMBEDDED_WORKER=false): the analysis ran in a worker.
-      const done = await until(
-        async () => (await jobs()).find((row) => row.status === 'succeeded'),
-        'the analysis job succeeded',
-      );
+      const done = await eventually(async () => (await jobs()).find((row) => row.status === 'succeeded'), {
+        describe: 'the analysis job succeeded',
+        ...ACROSS_PROCESSES,
+      });
       expect({ attempts: done.attempts, error: done.last_error }).toEqual({ attempts: 1, error: null });
     } finally {
       await site.close();
+      await marker.close();
     }
   }, 60_000);
 
@@ -292,10 +305,13 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
     const quick = await Promise.all([startSite(), startSite(), startSite()]);
     try {
       expect((await lookup(ports[0], slow.url)).status).toBe(202);
-      await until(() => (slow.heldCount() > 0 ? true : undefined), 'the slow site being fetched');
-      const slowJob = await until(
+      await eventually(() => slow.heldCount() > 0, {
+        describe: 'the slow site being fetched',
+        ...ACROSS_PROCESSES,
+      });
+      const slowJob = await eventually(
         async () => (await jobs()).find((row, i) => i >= before && row.status === 'running'),
-        'the running job',
+        { describe: 'the running job', ...ACROSS_PROCESSES },
       );
       const owner = workers.find((proc) => slowJob.lease_owner?.includes(`:${proc.child.pid}:`));
       expect(owner).toBeDefined();
@@ -303,10 +319,13 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
       await owner!.exited;
       for (const site of quick) expect((await lookup(ports[1], site.url)).status).toBe(202);
       slow.release();
-      const rows = await until(async () => {
-        const all = (await jobs()).slice(before);
-        return all.length === 4 && all.every((row) => row.status === 'succeeded') ? all : undefined;
-      }, 'every job succeeded');
+      const rows = await eventually(
+        async () => {
+          const all = (await jobs()).slice(before);
+          return all.length === 4 && all.every((row) => row.status === 'succeeded') && all;
+        },
+        { describe: 'every job succeeded', ...ACROSS_PROCESSES },
+      );
       // The killed job: one attempt lost with the worker, one that finished; every other job ran once.
       expect(rows.find((row) => row.id === slowJob.id)!.attempts).toBe(2);
       expect(rows.filter((row) => row.id !== slowJob.id).map((row) => row.attempts)).toEqual([1, 1, 1]);
@@ -337,9 +356,12 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
       { query: 'subscription { creditsChanged { credits } }' },
       { next: () => undefined, error: () => undefined, complete: () => undefined },
     );
-    await until(() => (connected ? true : undefined), 'the WebSocket connection');
+    await eventually(() => connected, {
+      describe: 'the WebSocket connection',
+      ...ACROSS_PROCESSES,
+    });
     await admin('key:revoke', '--key', String(key.keyId));
-    const event = await until(() => closed, 'the session closed');
+    const event = await eventually(() => closed, { describe: 'the session closed', ...ACROSS_PROCESSES });
     expect(event.code).toBe(4403);
     expect(event.reason).toContain('revoked');
   }, 60_000);

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { EventBus } from '../../../src/platform/event-bus';
 import { SharedRedis } from '../../../src/redis/redis-connection';
 import { RedisEventTransport } from '../../../src/redis/redis-event-transport';
+import { eventually } from '../../helpers/eventually';
+import { eventSubscribers } from '../../helpers/redis-subscribers';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -33,9 +35,7 @@ describe('events over Redis', () => {
     watcher = new SharedRedis(REDIS_URL, prefix);
     busA = new EventBus(new RedisEventTransport(a));
     busB = new EventBus(new RedisEventTransport(b));
-    // The subscriptions are in place once Redis answers a command after them.
-    await Promise.all([a.commands.ping(), b.commands.ping()]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventSubscribers(a, 2);
   });
   afterEach(async () => {
     await busA.close();
@@ -65,7 +65,9 @@ describe('events over Redis', () => {
     const later = next(credits, 1);
     busA.publish('creditsChanged', { n: 4 });
     expect(await later).toEqual([{ n: 4 }]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Redis hands one publisher's messages to a subscriber in order: with the last one here,
+    // every message before it is too.
+    await eventually(() => messages.includes('events:creditsChanged'), 'the lone event on its channel');
     expect(messages).toEqual(['events:~batch', 'events:creditsChanged']);
   });
 

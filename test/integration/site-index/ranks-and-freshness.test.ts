@@ -6,6 +6,7 @@ import { DomainRankEntity, SiteEntity } from '../../../src/storage/entities';
 import { JobEntity } from '../../../src/storage/entities/job.entity';
 import { FreshnessService } from '../../../src/services/site-index/freshness.service';
 import { TrafficRankService } from '../../../src/services/site-index/traffic-rank.service';
+import { eventually } from '../../helpers/eventually';
 import { distEntry, cleanEnv, spawnNode } from '../../helpers/test-process';
 import { startTestSites, TestSites } from '../../helpers/test-sites';
 import { startTestService, TestService } from '../../helpers/test-service';
@@ -216,12 +217,9 @@ describe('traffic ranks and freshness', () => {
     expect((await freshness.scheduleStale()).scheduled).toEqual(['quiet.test']);
     expect((await freshness.scheduleStale()).scheduled).toEqual([]);
     // The worker runs the refresh: the local site is analysed again (its stored result is fresh again).
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const refreshed = await site(host);
-      if (refreshed && refreshed.lastAnalyzedAt.getTime() > old.getTime() + 86_400_000) break;
-      if (Date.now() > until) throw new Error('the stale local site was not re-analysed');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(
+      async () => ((await site(host))?.lastAnalyzedAt.getTime() ?? 0) > old.getTime() + 86_400_000,
+      { describe: 'the stale local site to be re-analysed', timeoutMs: 30_000, intervalMs: 100 },
+    );
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { SiteEntity } from '../../../src/storage/entities';
 import { siteIndexKey } from '../../../src/services/subdomains/subdomain.service';
 import { createSiteIndexHandler } from '../../../src/workers/site-index.worker';
 import { startDnsZoneServer, type DnsZoneServer } from '../../helpers/dns-zone-server';
+import { eventually } from '../../helpers/eventually';
 import { startTestService, TestService } from '../../helpers/test-service';
 import { getSubdomains } from './subdomain-test-kit';
 
@@ -59,13 +60,14 @@ describe('subdomain finder: background crawl of an unseen domain', () => {
     });
     runner.start();
     try {
-      let status = 'queued';
-      for (let i = 0; i < 200 && status !== 'succeeded' && status !== 'dead'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        status =
-          (await services.queue.findByUniqueKey(siteIndexKey('never-crawled.test')))?.status ?? 'missing';
-      }
-      expect(status).toBe('succeeded');
+      const job = await eventually(
+        async () => {
+          const found = await services.queue.findByUniqueKey(siteIndexKey('never-crawled.test'));
+          return (found?.status === 'succeeded' || found?.status === 'dead') && found;
+        },
+        { describe: 'the site-index job to finish', intervalMs: 50 },
+      );
+      expect(job.status).toBe('succeeded');
     } finally {
       await runner.stop();
     }

@@ -1,6 +1,7 @@
 import { JobHandlerRegistry, JobKinds, JobRunner } from '../../../src/jobs';
 import { subdomainDiscoveryKey } from '../../../src/services/subdomains/subdomain.service';
 import { createSubdomainDiscoveryHandler } from '../../../src/workers/subdomain-discovery.worker';
+import { eventually } from '../../helpers/eventually';
 import { untilNotRateLimited } from '../../helpers/test-retry';
 import type { TestService } from '../../helpers/test-service';
 
@@ -32,24 +33,23 @@ export async function discoveryFinished(
   timeoutMs = 30_000,
 ): Promise<void> {
   const { queue } = service.running.services;
-  const until = Date.now() + timeoutMs;
-  let status = 'missing';
-  while (Date.now() < until) {
-    const job = await queue.findByUniqueKey(subdomainDiscoveryKey(domain));
-    status = job?.status ?? 'missing';
-    if (status === 'succeeded') return;
-    if (status === 'dead') throw new Error(`discovery job of ${domain} is dead: ${job?.lastError}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`discovery job of ${domain} did not finish (status ${status})`);
+  const job = await eventually(
+    async () => {
+      const found = await queue.findByUniqueKey(subdomainDiscoveryKey(domain));
+      if (found?.status === 'succeeded' || found?.status === 'dead') return found;
+      throw new Error(`its status is ${found?.status ?? 'missing'}`);
+    },
+    { describe: `the discovery job of ${domain} to finish`, timeoutMs, intervalMs: 50 },
+  );
+  if (job.status === 'dead') throw new Error(`discovery job of ${domain} is dead: ${job.lastError}`);
 }
 
 /**
- * GET /v2/subdomains/ with the given query parameters, waiting out the 5 requests/s limit (tests
+ * GET /v2/subdomains/ with the given query parameters, through the 5 requests/s limit (tests
  * that walk pages send more than that); the rate-limit test sends its requests directly.
  */
 export function getSubdomains(service: TestService, key: string, params: Record<string, string>) {
-  return untilNotRateLimited(() =>
+  return untilNotRateLimited(service, () =>
     service.request(`/v2/subdomains/?${new URLSearchParams(params)}`, { key }),
   );
 }

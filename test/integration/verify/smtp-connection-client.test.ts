@@ -69,9 +69,16 @@ describe('SmtpConnection', () => {
   });
 
   it('keeps replies that arrive before they are asked for (a greeting with the connection)', async () => {
-    onClient = (socket) => socket.write('220-first\r\n220 second\r\n421 4.3.2 going away\r\n');
+    // The server writes and closes: its socket closes only once the client has read to the end
+    // (the client answers the server's FIN with its own), so every reply has arrived by then.
+    let serverClosed!: () => void;
+    const readToTheEnd = new Promise<void>((resolve) => (serverClosed = resolve));
+    onClient = (socket) => {
+      socket.once('close', () => serverClosed());
+      socket.end('220-first\r\n220 second\r\n421 4.3.2 going away\r\n');
+    };
     const connection = await open();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await readToTheEnd;
     await expect(connection.readReply()).resolves.toMatchObject({ code: 220, text: 'first\nsecond' });
     await expect(connection.readReply()).resolves.toMatchObject({ code: 421, enhancedCode: '4.3.2' });
     connection.close();
