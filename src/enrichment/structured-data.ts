@@ -101,7 +101,3 @@ export function firstText(props: Record<string, unknown>, property: string): str
   return undefined;
 }
 
-/** Nodes (and nested records) of a property, as records. */
-export function recordsOf(props: Record<string, unknown>, property: string): Record<string, unknown>[] {
-  return valuesOf(props, property).filter(isRecord);
-}

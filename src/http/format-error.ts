@@ -9,7 +9,12 @@ import { logger } from '../platform/logger';
  * internal error whose details stay in the log, never in the response.
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  // An AppError a plugin hook wrapped to give it an HTTP status (public-operations.ts) is still ours.
+  const original =
+    unwrapped instanceof GraphQLError && unwrapped.originalError instanceof AppError
+      ? unwrapped.originalError
+      : unwrapped;
   if (original instanceof AppError) {
     return {
       ...formatted,

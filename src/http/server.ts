@@ -19,6 +19,8 @@ import { logger } from '../platform/logger';
 import type { Services } from '../services/services';
 import { createApp } from './app';
 import { expressShapedMessages } from './bodyless-lane';
+import { publicOperationsPlugin } from './public-operations';
+import { publicRootFields } from '../resolvers/build-schema';
 
 export interface RunningHttpServer {
   server: Server;
@@ -204,6 +206,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       creditHeadersPlugin(config.HEADER_PREFIX),
       introspectionPolicyPlugin(config.GRAPHQL_INTROSPECTION),
       subscriptionsOverWebSocketPlugin(),
+      publicOperationsPlugin(services, publicRootFields()),
       {
         async serverWillStart() {
           return {

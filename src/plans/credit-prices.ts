@@ -73,5 +73,3 @@ export const CREDIT_PRICES = {
   balance: { family: 'credits', endpoint: 'GET /v2/credits/balance/', credits: 0, unit: 'request' },
   usage: { family: 'usage', endpoint: 'GET <resource path>/usage', credits: 0, unit: 'request' },
 } as const satisfies Record<string, CreditPrice>;
-
-export type PriceName = keyof typeof CREDIT_PRICES;

@@ -162,7 +162,3 @@ export const FEATURE_LABEL: Readonly<Record<Feature, string>> = {
   verify: 'Email verification',
   subdomains: 'The subdomain finder',
 };
-
-export function isPlanName(value: string): value is PlanName {
-  return (PLAN_NAMES as readonly string[]).includes(value);
-}

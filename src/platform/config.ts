@@ -236,7 +236,6 @@ const schema = z.object({
 });
 
 export type Config = Readonly<z.output<typeof schema>>;
-export type ConfigInput = Partial<Record<keyof z.input<typeof schema>, string>>;
 
 export class ConfigError extends Error {}
 

@@ -46,3 +46,14 @@ function guardedRootFields(): Set<string> {
   }
   return guarded;
 }
+
+/** The query fields anyone may call without a key (@PublicField): the public catalogue. */
+export function publicRootFields(): Set<string> {
+  const storage = getMetadataStorage();
+  const fields = new Set<string>();
+  for (const field of storage.queries) {
+    if (guardOf(field.target as new () => object, field.methodName)?.kind === 'public')
+      fields.add(field.schemaName);
+  }
+  return fields;
+}

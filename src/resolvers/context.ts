@@ -31,6 +31,11 @@ export interface GraphQLContext {
   clientIp: string;
   services: Services;
   loaders: Loaders;
+  /**
+   * This request was already counted against the per-address limit of the public catalogue (one
+   * GraphQL operation counts once, however many public fields it selects: src/http/public-operations.ts).
+   */
+  publicCounted: boolean;
 }
 
 function createLoaders(services: Services): Loaders {
@@ -84,6 +89,7 @@ export async function buildContext(
  */
 export class RequestContext implements GraphQLContext {
   private made: Loaders | undefined = undefined;
+  publicCounted = false;
 
   constructor(
     readonly services: Services,

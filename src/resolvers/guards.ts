@@ -58,9 +58,11 @@ export function Authenticated(): MethodDecorator {
 }
 
 export function PublicField(): MethodDecorator {
-  return guardWith({ kind: 'public' }, (context) =>
-    publicRateLimiterFor(context.services).consume(context.clientIp),
-  );
+  return guardWith({ kind: 'public' }, async (context) => {
+    if (context.publicCounted) return;
+    context.publicCounted = true;
+    await publicRateLimiterFor(context.services).consume(context.clientIp);
+  });
 }
 
 /**

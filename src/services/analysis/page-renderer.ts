@@ -4,7 +4,6 @@ import { BrowserPool, RenderError, type BrowserSettings } from '../../fetch/brow
 import { logger } from '../../platform/logger';
 
 export type RenderMode = 'off' | 'auto' | 'always';
-export const RENDER_MODES: readonly RenderMode[] = ['off', 'auto', 'always'];
 
 /** Why a page was or was not rendered (GraphQL shows it with each analysis). */
 export type RenderStatus =

@@ -5,8 +5,8 @@ import { Readable } from 'node:stream';
 import { Database } from '../../storage/database';
 import { LeadListRepository, type ListSiteRow } from '../../storage/lead-list.repository';
 import type { EnrichmentSet, SiteEnrichment } from '../../enrichment';
-import { SOCIAL_NETWORKS, trafficLevelOf } from '../../enrichment';
-import { flattenSets } from '../analysis/enrichment-fields';
+import { trafficLevelOf } from '../../enrichment';
+import { FIELDS_OF_SET, flattenSets } from '../analysis/enrichment-fields';
 import { writeZip } from './zip-writer';
 import { MERGE_SITES_PER_DOMAIN } from './lead-list-calculator';
 import type { ListRequest } from './lead-list-request';
@@ -34,30 +34,8 @@ export const BASE_COLUMNS = [
   'companySize',
 ] as const;
 
-/** The columns each field set adds (the fields of the enriched lookup record, flattened). */
-export const SET_COLUMNS: Record<EnrichmentSet, readonly string[]> = {
-  meta: ['title', 'description', 'copyright', 'copyrightYear', 'responsive', 'schemaOrgTypes'],
-  company: [
-    'companyName',
-    'inferredCompanyName',
-    'industry',
-    'about',
-    'companySize',
-    'companyType',
-    'companyFounded',
-    'locations',
-  ],
-  phone: ['phone'],
-  email: ['email', 'verifiedEmail', 'safeEmail'],
-  contact: ['employees'],
-  social: SOCIAL_NETWORKS,
-  locale: ['ipCountry', 'ipRegion', 'ipCountries'],
-  security: ['certInfo', 'https', 'dns'],
-  trackers: ['trackers'],
-  keywords: ['keywords'],
-  signals: ['technologySpend', 'trafficLevel'],
-  events: ['createdAt', 'updatedAt', 'crawlAttemptedAt'],
-};
+/** The columns each field set adds: its fields in the enriched record (the one table of them). */
+export const SET_COLUMNS: Readonly<Record<EnrichmentSet, readonly string[]>> = FIELDS_OF_SET;
 
 /** The columns of a list's files: the base columns, then each chosen set's (a name given once). */
 export function columnsOf(sets: readonly EnrichmentSet[]): string[] {

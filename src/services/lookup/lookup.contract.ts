@@ -52,7 +52,6 @@ export const LookupV2Request = z.object({
   }),
 });
 
-export type LookupV2RequestInput = z.output<typeof LookupV2Request>;
 
 const defaults = LookupV2Request.parse({ urls: ['example.com'] });
 
