@@ -115,7 +115,7 @@ function subscriptionsOverWebSocketPlugin(): ApolloServerPlugin<GraphQLContext> 
 
 export async function startHttpServer(services: Services, schema: GraphQLSchema): Promise<RunningHttpServer> {
   const { config } = services;
-  const limits = documentLimitsOf(config);
+  const limits = documentLimitsOf(config, (limit) => services.metrics.graphqlDocumentsRefused.inc({ limit }));
   const messages = expressShapedMessages();
   const httpServer = createServer({
     IncomingMessage: messages.IncomingMessage,

@@ -141,6 +141,10 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   GRAPHQL_MAX_DIRECTIVES: int(50, 0, 10_000),
   GRAPHQL_MAX_COST: int(5000, 1, 1_000_000),
+  // Validation's own work is bounded before any rule runs (issue 34): operations per document, and
+  // the comparisons needed to merge a field selected several times at one place of the result.
+  GRAPHQL_MAX_OPERATIONS: int(20, 1, 1000),
+  GRAPHQL_MAX_FIELD_MERGES: int(1000, 0, 1_000_000),
   FETCH_USER_AGENT: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; TechIntelBot/1.0)'),
   FETCH_TIMEOUT_MS: int(20_000, 500, 120_000),
   FETCH_CONNECT_TIMEOUT_MS: int(10_000, 200, 60_000),
