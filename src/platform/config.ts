@@ -86,6 +86,8 @@ const schema = z.object({
     .default('service'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUEST_BODY_LIMIT_BYTES: int(1_048_576, 1024, 50 * 1_048_576),
+  // How long a client may take to send a request, headers and body (issue 34): 408 and closed after.
+  REQUEST_TIMEOUT_MS: int(30_000, 100, 600_000),
   ALLOW_PRIVATE_TARGETS: bool(false),
   DNS_SERVERS: list,
   DNS_TIMEOUT_MS: int(3000, 100, 30_000),
