@@ -9,7 +9,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../resolvers/context';
 import { documentLimitsOf, parseWithinLimits } from './document-limits';
 import { formatGraphQLError } from './format-error';
@@ -19,6 +19,7 @@ import { logger } from '../platform/logger';
 import type { Services } from '../services/services';
 import { createApp } from './app';
 import { expressShapedMessages } from './bodyless-lane';
+import { WebSocketSessions } from './websocket-sessions';
 
 export interface RunningHttpServer {
   server: Server;
@@ -54,39 +55,13 @@ function listenErrorOf(error: NodeJS.ErrnoException, port: number): Error {
   return error;
 }
 
-/**
- * The open WebSocket sessions of each API key, so that a key revoked (by the CLI, the API or
- * another process) ends its sessions at the next re-check instead of streaming on.
- */
-class KeySessions {
-  private readonly byKey = new Map<number, Set<WebSocket>>();
-
-  add(keyId: number | 'demo', socket: WebSocket): void {
-    if (keyId === 'demo') return; // the demo key is a setting, never revoked
-    let open = this.byKey.get(keyId);
-    if (!open) this.byKey.set(keyId, (open = new Set()));
-    open.add(socket);
-    socket.once('close', () => {
-      open.delete(socket);
-      if (open.size === 0 && this.byKey.get(keyId) === open) this.byKey.delete(keyId);
-    });
-  }
-
-  keyIds(): number[] {
-    return [...this.byKey.keys()];
-  }
-
-  closeAll(keyId: number, code: number, reason: string): void {
-    for (const socket of this.byKey.get(keyId) ?? []) socket.close(code, reason);
-  }
-}
-
-function closeSessionsOfRevokedKeys(events: EventBus, sessions: KeySessions): () => void {
+/** Ends the sessions of every key a revocation event names (this process, another, the CLI with REDIS_URL). */
+function closeSessionsOfRevokedKeys(events: EventBus, sessions: WebSocketSessions): () => void {
   const revoked = events.subscribe(TOPICS.apiKeyRevoked)[Symbol.asyncIterator]();
   const next = (): void => {
     void revoked.next().then((result) => {
       if (result.done) return;
-      sessions.closeAll((result.value as ApiKeyRevokedEvent).keyId, 4403, 'Forbidden: API key revoked');
+      sessions.closeRevoked((result.value as ApiKeyRevokedEvent).keyId);
       next();
     });
   };
@@ -127,20 +102,24 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
   // noServer: the WebSocket server gets only the upgrades of /graphql, and never re-emits the HTTP
   // server's errors (a port in use would otherwise be reported twice, with stack traces).
   const wsServer = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const sessions = new WebSocketSessions(
+    { perKey: config.WS_MAX_SESSIONS_PER_KEY, perAddress: config.WS_MAX_SESSIONS_PER_ADDRESS },
+    services.metrics.webSocketSessions,
+  );
   httpServer.on('upgrade', (request, socket, head) => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+    wsServer.handleUpgrade(request, socket, head, (ws) => {
+      // Past the address's cap the socket is closed (1008) before graphql-ws ever sees it.
+      if (sessions.admit(ws, request.socket.remoteAddress ?? '')) wsServer.emit('connection', ws, request);
+    });
   });
-  const sessions = new KeySessions();
   const recheck = setInterval(() => {
     void services.auth
       .revokedAmong(sessions.keyIds())
-      .then((revoked) =>
-        revoked.forEach((keyId) => sessions.closeAll(keyId, 4403, 'Forbidden: API key revoked')),
-      )
+      .then((revoked) => revoked.forEach((keyId) => sessions.closeRevoked(keyId)))
       .catch((error: unknown) => logger.warn({ err: error }, 'could not re-check WebSocket keys'));
   }, config.WS_KEY_RECHECK_MS);
   recheck.unref();
@@ -163,8 +142,9 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
           ctx.extra.request.socket.remoteAddress ?? '',
         );
         if (!context.caller) return false;
+        // Past the key's cap the socket is closed (1008); graphql-ws' own close (4403) then does nothing.
+        if (!sessions.bind(ctx.extra.socket, context.caller.principal.keyId)) return false;
         ctx.extra.contextBuilt = context;
-        sessions.add(context.caller.principal.keyId, ctx.extra.socket);
         return true;
       },
       context: (ctx) => ctx.extra.contextBuilt!,

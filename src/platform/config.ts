@@ -136,6 +136,10 @@ const schema = z.object({
   AUTH_FAILURES_PER_MINUTE: int(20, 1, 100_000),
   // How often open WebSocket sessions re-check their key: a revoked key's sessions end within this.
   WS_KEY_RECHECK_MS: int(2000, 50, 600_000),
+  // Open WebSocket sessions per API key and per client address in one process (issue 34): past
+  // them a new connection is closed with 1008 and a reason naming the cap.
+  WS_MAX_SESSIONS_PER_KEY: int(20, 1, 100_000),
+  WS_MAX_SESSIONS_PER_ADDRESS: int(50, 1, 100_000),
   // GraphQL documents are bounded before parsing grows with them (tokens) and before execution
   // (aliases, depth, directives, cost): one request must not stall the process (issue 14 item 7).
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
