@@ -116,16 +116,19 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       if (sessions.admit(ws, request.socket.remoteAddress ?? '')) wsServer.emit('connection', ws, request);
     });
   });
+  // A revocation ends the key's sessions as soon as this process learns of it: an apiKeyRevoked
+  // event (this process, another one or the CLI, through Redis), or a row of key_revocations read
+  // by a request's or an event's catch-up (without Redis) or by the periodic re-check below.
+  const stopApplied = services.auth.onRevoked(({ keyId }) => sessions.closeRevoked(keyId));
+  const stopRevocations = closeSessionsOfRevokedKeys(services.events, sessions);
   const recheck = setInterval(() => {
     void services.auth
-      .revokedAmong(sessions.keyIds())
+      .catchUpRevocations()
+      .then(() => services.auth.revokedAmong(sessions.keyIds()))
       .then((revoked) => revoked.forEach((keyId) => sessions.closeRevoked(keyId)))
       .catch((error: unknown) => logger.warn({ err: error }, 'could not re-check WebSocket keys'));
   }, config.WS_KEY_RECHECK_MS);
   recheck.unref();
-  // A revocation anywhere (this process, another API process, the CLI with REDIS_URL) ends the
-  // key's sessions at once; the periodic re-check above catches revocations no event told of.
-  const stopRevocations = closeSessionsOfRevokedKeys(services.events, sessions);
   const introspectionCheck = webSocketValidation(config.GRAPHQL_INTROSPECTION);
   const wsCleanup = useServer<Record<string, unknown>, { contextBuilt?: GraphQLContext }>(
     {
@@ -133,6 +136,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       // The key travels in the connection parameters (browsers cannot set WebSocket headers);
       // an x-api-key header on the upgrade request is accepted too. A bad key closes the socket (4403).
       onConnect: async (ctx) => {
+        // A key revoked before this connection is refused by it (cached or not: see AuthService).
+        await services.auth.seeRevocations();
         const key =
           keyFrom(ctx.connectionParams) ?? (ctx.extra.request.headers['x-api-key'] as string | undefined);
         const context = await buildContext(
@@ -148,6 +153,12 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
         return true;
       },
       context: (ctx) => ctx.extra.contextBuilt!,
+      // Before each event is sent, the revocations committed before it are applied: a revoked key's
+      // session is closed first, and graphql-ws sends nothing on a closing socket. (Without Redis a
+      // read of key_revocations, on MariaDB shared by the events of the moment; with it, nothing.)
+      onNext: async () => {
+        await services.auth.seeRevocations();
+      },
       // The same document limits as /graphql over HTTP, checked before anything runs.
       onSubscribe: (_ctx, _id, payload) => {
         const checked = parseWithinLimits(schema, payload.query, limits);
@@ -244,6 +255,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     async close() {
       clearInterval(recheck);
       stopRevocations();
+      stopApplied();
       const forced = setTimeout(() => httpServer.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
       forced.unref();
       await apollo.stop();

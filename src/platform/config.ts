@@ -134,7 +134,8 @@ const schema = z.object({
   IMPORT_URL_HOSTS: list,
   // Presented API keys that fail, per client address per minute, before every key from it is refused.
   AUTH_FAILURES_PER_MINUTE: int(20, 1, 100_000),
-  // How often open WebSocket sessions re-check their key: a revoked key's sessions end within this.
+  // How often each process reads key_revocations even unprompted (and re-checks the keys of its
+  // open WebSocket sessions): the bound for a revocation no request, event or notice made it see.
   WS_KEY_RECHECK_MS: int(2000, 50, 600_000),
   // Open WebSocket sessions per API key and per client address in one process (issue 34): past
   // them a new connection is closed with 1008 and a reason naming the cap.

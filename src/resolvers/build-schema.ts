@@ -3,6 +3,7 @@ import { buildSchema, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { EventBus } from '../platform/event-bus';
 import { RESOLVERS } from './';
 import { guardRootFields } from './guards';
+import { refuseRevokedKeys } from './revoked-keys';
 
 /**
  * Builds the executable schema once per process. The printed form is committed as schema.graphql
@@ -16,6 +17,7 @@ export async function buildAppSchema(events: EventBus): Promise<GraphQLSchema> {
     validate: false,
   });
   guardRootFields(schema);
+  refuseRevokedKeys(schema);
   return schema;
 }
 
