@@ -39,7 +39,7 @@ const MAX_REVOKED_KEYS = 100_000;
  * reads off every request. A key revoked anywhere (this process, another one, the admin CLI) is
  * refused by its next request all the same:
  * - a metered request's settlement checks its key in the transaction that counts and charges it,
- *   before the answer (src/services/usage-meter.ts): the hot path costs nothing more;
+ *   before the answer (src/services/platform/usage-meter.ts): the hot path costs nothing more;
  * - any other use of a cached key asks `refuseIfRevoked` first (the resolvers' root fields, the
  *   WebSocket server's connections and events). With REDIS_URL (`noticed`) every revocation, the
  *   admin CLI's included, reaches every process as an apiKeyRevoked event before that, and this is
