@@ -100,4 +100,3 @@ export function firstText(props: Record<string, unknown>, property: string): str
   }
   return undefined;
 }
-

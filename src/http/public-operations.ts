@@ -25,7 +25,7 @@ const MAX_CACHED = 16;
  *
  * - An operation selecting public root fields is counted against PUBLIC_RATE_LIMIT_PER_MINUTE
  *   once, before anything runs (the fields' guard then counts nothing more).
- * - A public root field may be selected once per operation (aliases of it are refused).
+ * - A public root field may be answered once per operation (aliases of it are refused).
  * - An operation made only of public fields is answered from the answer kept for the same
  *   document and variables while the catalogue's entity tag holds, as REST's catalogue is.
  */
@@ -44,15 +44,17 @@ export function publicOperationsPlugin(
           const fields = rootFieldsOf(operation, document);
           const chosen = fields.filter((field) => publicFields.has(field.name.value));
           if (chosen.length === 0) return;
-          const seen = new Set<string>();
+          // Selections of one response key are merged into one execution; an alias is another.
+          const keysOf = new Map<string, Set<string>>();
           for (const field of chosen) {
             const name = field.name.value;
-            if (seen.has(name))
+            const keys = keysOf.get(name) ?? new Set<string>();
+            keysOf.set(name, keys.add(field.alias?.value ?? name));
+            if (keys.size > 1)
               throw new GraphQLError(
                 `${name} may be selected once per operation (aliases of a public list are refused)`,
                 { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } },
               );
-            seen.add(name);
           }
           try {
             await publicRateLimiterFor(services).consume(contextValue.clientIp);

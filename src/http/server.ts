@@ -9,7 +9,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../resolvers/context';
 import { documentLimitsOf, parseWithinLimits } from './document-limits';
 import { formatGraphQLError } from './format-error';
@@ -21,6 +21,7 @@ import { createApp } from './app';
 import { expressShapedMessages } from './bodyless-lane';
 import { publicOperationsPlugin } from './public-operations';
 import { publicRootFields } from '../resolvers/build-schema';
+import { WebSocketSessions } from './websocket-sessions';
 
 export interface RunningHttpServer {
   server: Server;
@@ -56,39 +57,13 @@ function listenErrorOf(error: NodeJS.ErrnoException, port: number): Error {
   return error;
 }
 
-/**
- * The open WebSocket sessions of each API key, so that a key revoked (by the CLI, the API or
- * another process) ends its sessions at the next re-check instead of streaming on.
- */
-class KeySessions {
-  private readonly byKey = new Map<number, Set<WebSocket>>();
-
-  add(keyId: number | 'demo', socket: WebSocket): void {
-    if (keyId === 'demo') return; // the demo key is a setting, never revoked
-    let open = this.byKey.get(keyId);
-    if (!open) this.byKey.set(keyId, (open = new Set()));
-    open.add(socket);
-    socket.once('close', () => {
-      open.delete(socket);
-      if (open.size === 0 && this.byKey.get(keyId) === open) this.byKey.delete(keyId);
-    });
-  }
-
-  keyIds(): number[] {
-    return [...this.byKey.keys()];
-  }
-
-  closeAll(keyId: number, code: number, reason: string): void {
-    for (const socket of this.byKey.get(keyId) ?? []) socket.close(code, reason);
-  }
-}
-
-function closeSessionsOfRevokedKeys(events: EventBus, sessions: KeySessions): () => void {
+/** Ends the sessions of every key a revocation event names (this process, another, the CLI with REDIS_URL). */
+function closeSessionsOfRevokedKeys(events: EventBus, sessions: WebSocketSessions): () => void {
   const revoked = events.subscribe(TOPICS.apiKeyRevoked)[Symbol.asyncIterator]();
   const next = (): void => {
     void revoked.next().then((result) => {
       if (result.done) return;
-      sessions.closeAll((result.value as ApiKeyRevokedEvent).keyId, 4403, 'Forbidden: API key revoked');
+      sessions.closeRevoked((result.value as ApiKeyRevokedEvent).keyId);
       next();
     });
   };
@@ -117,35 +92,45 @@ function subscriptionsOverWebSocketPlugin(): ApolloServerPlugin<GraphQLContext> 
 
 export async function startHttpServer(services: Services, schema: GraphQLSchema): Promise<RunningHttpServer> {
   const { config } = services;
-  const limits = documentLimitsOf(config);
+  const limits = documentLimitsOf(config, (limit) => services.metrics.graphqlDocumentsRefused.inc({ limit }));
   const messages = expressShapedMessages();
   const httpServer = createServer({
     IncomingMessage: messages.IncomingMessage,
     ServerResponse: messages.ServerResponse,
+    // Node checks its request and headers deadlines this often (30 s by default, which let a
+    // client trickling a body hold its connection 83 s under a 60 s deadline).
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(config.REQUEST_TIMEOUT_MS / 4)),
   });
   // noServer: the WebSocket server gets only the upgrades of /graphql, and never re-emits the HTTP
   // server's errors (a port in use would otherwise be reported twice, with stack traces).
   const wsServer = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const sessions = new WebSocketSessions(
+    { perKey: config.WS_MAX_SESSIONS_PER_KEY, perAddress: config.WS_MAX_SESSIONS_PER_ADDRESS },
+    services.metrics.webSocketSessions,
+  );
   httpServer.on('upgrade', (request, socket, head) => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+    wsServer.handleUpgrade(request, socket, head, (ws) => {
+      // Past the address's cap the socket is closed (1008) before graphql-ws ever sees it.
+      if (sessions.admit(ws, request.socket.remoteAddress ?? '')) wsServer.emit('connection', ws, request);
+    });
   });
-  const sessions = new KeySessions();
+  // A revocation ends the key's sessions as soon as this process learns of it: an apiKeyRevoked
+  // event (this process, another one or the CLI, through Redis), or a row of key_revocations read
+  // by a request's or an event's catch-up (without Redis) or by the periodic re-check below.
+  const stopApplied = services.auth.onRevoked(({ keyId }) => sessions.closeRevoked(keyId));
+  const stopRevocations = closeSessionsOfRevokedKeys(services.events, sessions);
   const recheck = setInterval(() => {
     void services.auth
-      .revokedAmong(sessions.keyIds())
-      .then((revoked) =>
-        revoked.forEach((keyId) => sessions.closeAll(keyId, 4403, 'Forbidden: API key revoked')),
-      )
+      .catchUpRevocations()
+      .then(() => services.auth.revokedAmong(sessions.keyIds()))
+      .then((revoked) => revoked.forEach((keyId) => sessions.closeRevoked(keyId)))
       .catch((error: unknown) => logger.warn({ err: error }, 'could not re-check WebSocket keys'));
   }, config.WS_KEY_RECHECK_MS);
   recheck.unref();
-  // A revocation anywhere (this process, another API process, the CLI with REDIS_URL) ends the
-  // key's sessions at once; the periodic re-check above catches revocations no event told of.
-  const stopRevocations = closeSessionsOfRevokedKeys(services.events, sessions);
   const introspectionCheck = webSocketValidation(config.GRAPHQL_INTROSPECTION);
   const wsCleanup = useServer<Record<string, unknown>, { contextBuilt?: GraphQLContext }>(
     {
@@ -153,6 +138,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       // The key travels in the connection parameters (browsers cannot set WebSocket headers);
       // an x-api-key header on the upgrade request is accepted too. A bad key closes the socket (4403).
       onConnect: async (ctx) => {
+        // A key revoked before this connection is refused by it (cached or not: see AuthService).
+        await services.auth.seeRevocations();
         const key =
           keyFrom(ctx.connectionParams) ?? (ctx.extra.request.headers['x-api-key'] as string | undefined);
         const context = await buildContext(
@@ -162,11 +149,18 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
           ctx.extra.request.socket.remoteAddress ?? '',
         );
         if (!context.caller) return false;
+        // Past the key's cap the socket is closed (1008); graphql-ws' own close (4403) then does nothing.
+        if (!sessions.bind(ctx.extra.socket, context.caller.principal.keyId)) return false;
         ctx.extra.contextBuilt = context;
-        sessions.add(context.caller.principal.keyId, ctx.extra.socket);
         return true;
       },
       context: (ctx) => ctx.extra.contextBuilt!,
+      // Before each event is sent, the revocations committed before it are applied: a revoked key's
+      // session is closed first, and graphql-ws sends nothing on a closing socket. (Without Redis a
+      // read of key_revocations, on MariaDB shared by the events of the moment; with it, nothing.)
+      onNext: async () => {
+        await services.auth.seeRevocations();
+      },
       // The same document limits as /graphql over HTTP, checked before anything runs.
       onSubscribe: (_ctx, _id, payload) => {
         const checked = parseWithinLimits(schema, payload.query, limits);
@@ -235,8 +229,11 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
         `x-request-id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
-  httpServer.requestTimeout = 60_000;
-  httpServer.headersTimeout = 20_000;
+  // A client has REQUEST_TIMEOUT_MS to send its whole request, headers and body, and 20 s of it for
+  // the headers; past either, Node answers 408 and closes the connection. (Answering takes as long
+  // as it takes: the deadlines end when the request has been received.)
+  httpServer.requestTimeout = config.REQUEST_TIMEOUT_MS;
+  httpServer.headersTimeout = Math.min(20_000, config.REQUEST_TIMEOUT_MS);
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -261,6 +258,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     async close() {
       clearInterval(recheck);
       stopRevocations();
+      stopApplied();
       const forced = setTimeout(() => httpServer.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
       forced.unref();
       await apollo.stop();

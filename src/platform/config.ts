@@ -86,6 +86,8 @@ const schema = z.object({
     .default('service'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUEST_BODY_LIMIT_BYTES: int(1_048_576, 1024, 50 * 1_048_576),
+  // How long a client may take to send a request, headers and body (issue 34): 408 and closed after.
+  REQUEST_TIMEOUT_MS: int(30_000, 100, 600_000),
   ALLOW_PRIVATE_TARGETS: bool(false),
   DNS_SERVERS: list,
   DNS_TIMEOUT_MS: int(3000, 100, 30_000),
@@ -132,8 +134,13 @@ const schema = z.object({
   IMPORT_URL_HOSTS: list,
   // Presented API keys that fail, per client address per minute, before every key from it is refused.
   AUTH_FAILURES_PER_MINUTE: int(20, 1, 100_000),
-  // How often open WebSocket sessions re-check their key: a revoked key's sessions end within this.
+  // How often each process reads key_revocations even unprompted (and re-checks the keys of its
+  // open WebSocket sessions): the bound for a revocation no request, event or notice made it see.
   WS_KEY_RECHECK_MS: int(2000, 50, 600_000),
+  // Open WebSocket sessions per API key and per client address in one process (issue 34): past
+  // them a new connection is closed with 1008 and a reason naming the cap.
+  WS_MAX_SESSIONS_PER_KEY: int(20, 1, 100_000),
+  WS_MAX_SESSIONS_PER_ADDRESS: int(50, 1, 100_000),
   // GraphQL documents are bounded before parsing grows with them (tokens) and before execution
   // (aliases, depth, directives, cost): one request must not stall the process (issue 14 item 7).
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
@@ -141,6 +148,10 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   GRAPHQL_MAX_DIRECTIVES: int(50, 0, 10_000),
   GRAPHQL_MAX_COST: int(5000, 1, 1_000_000),
+  // Validation's own work is bounded before any rule runs (issue 34): operations per document, and
+  // the comparisons needed to merge a field selected several times at one place of the result.
+  GRAPHQL_MAX_OPERATIONS: int(20, 1, 1000),
+  GRAPHQL_MAX_FIELD_MERGES: int(1000, 0, 1_000_000),
   FETCH_USER_AGENT: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; TechIntelBot/1.0)'),
   FETCH_TIMEOUT_MS: int(20_000, 500, 120_000),
   FETCH_CONNECT_TIMEOUT_MS: int(10_000, 200, 60_000),

@@ -28,6 +28,10 @@ export class ServiceMetrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly detectionSeconds: Histogram;
   readonly jobFailures: Counter<'kind' | 'outcome'>;
+  /** GraphQL documents refused by a work bound before validation, by the bound (src/http/document-limits.ts). */
+  readonly graphqlDocumentsRefused: Counter<'limit'>;
+  /** Open WebSocket connections of this process (src/http/websocket-sessions.ts). */
+  readonly webSocketSessions: Gauge;
   private readonly jobs: Gauge<'kind' | 'status'>;
   private readonly oldestWaiting: Gauge<'kind'>;
   private readonly callbackDeliveries: Gauge<'outcome'>;
@@ -60,6 +64,17 @@ export class ServiceMetrics {
       name: `${PREFIX}job_failures_total`,
       help: 'Failed job attempts seen by this process, by job kind and outcome (retry or dead)',
       labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.graphqlDocumentsRefused = new Counter({
+      name: `${PREFIX}graphql_documents_refused_total`,
+      help: 'GraphQL documents refused before validation, by the bound they passed (operations, fields, merges)',
+      labelNames: ['limit'],
+      registers,
+    });
+    this.webSocketSessions = new Gauge({
+      name: `${PREFIX}websocket_sessions`,
+      help: 'Open WebSocket connections of this process (GraphQL subscriptions)',
       registers,
     });
     this.jobs = new Gauge({

@@ -1,4 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
+import { getMetadataStorage } from 'type-graphql';
 import type { Family } from '../plans/plan-catalog';
 import { publicRateLimiterFor } from '../services/platform/public-rate-limiter';
 import { rateLimiterFor } from '../services/platform/rate-limiter';
@@ -13,6 +14,13 @@ import { GraphQLContext, RequestContext, requireCaller } from './context';
  * - `@Authenticated()`: a valid API key, no family (operator mutations; the method checks the rest).
  * - `@PublicField()`: no key needed; counted against PUBLIC_RATE_LIMIT_PER_MINUTE per client address
  *   before any work, never metered.
+ *
+ * A key revoked before the request arrived is refused, wherever it was revoked, though the key may
+ * come from the key cache (AuthService): a mutation asks before it runs (a revoked key changes
+ * nothing); a query once it has run, unless it was metered (`meter.remaining`, set by the
+ * settlement that checks the key in the transaction that counts and charges it): the answer is
+ * replaced by the refusal. The stored lookups, the hot path, are metered queries and pay nothing
+ * for this. Subscriptions are checked by the WebSocket server (each connection and each event).
  */
 export type Guard = { kind: 'keyed'; family: Family | null } | { kind: 'public' };
 
@@ -29,13 +37,48 @@ function guardWith(guard: Guard, check: (context: GraphQLContext) => Promise<voi
     guards.set(target, byMethod);
     byMethod.set(String(key), guard);
     const method = descriptor.value as unknown as (...args: unknown[]) => unknown;
+    let mutates: boolean | undefined;
     const guarded = async function (this: unknown, ...args: unknown[]): Promise<unknown> {
-      await check(contextIn(args));
-      return method.apply(this, args);
+      const context = contextIn(args);
+      await check(context);
+      if (guard.kind === 'public') return method.apply(this, args);
+      mutates ??= isMutation(target, String(key));
+      if (mutates) {
+        await refuseIfRevoked(context);
+        return method.apply(this, args);
+      }
+      let result: unknown;
+      try {
+        result = await method.apply(this, args);
+      } catch (error) {
+        // A revoked key's refusal outranks whatever else went wrong.
+        await refuseUnlessSettled(context);
+        throw error;
+      }
+      await refuseUnlessSettled(context);
+      return result;
     };
     (descriptor as PropertyDescriptor).value = guarded;
     return descriptor;
   };
+}
+
+/** Whether a resolver method is a GraphQL mutation (it changes state: refused before it runs). */
+function isMutation(target: object, method: string): boolean {
+  return getMetadataStorage().mutations.some(
+    (field) => (field.target as { prototype?: object }).prototype === target && field.methodName === method,
+  );
+}
+
+async function refuseIfRevoked(context: GraphQLContext): Promise<void> {
+  if (context.caller) await context.services.auth.refuseIfRevoked(context.caller.principal);
+}
+
+/** After a query: the revocation check, unless a settlement already checked the key. */
+async function refuseUnlessSettled(context: GraphQLContext): Promise<void> {
+  const caller = context.caller;
+  if (!caller || caller.meter.remaining !== null) return;
+  await context.services.auth.refuseIfRevoked(caller.principal);
 }
 
 /** The request's context among a method's arguments (GraphQL passes it where @Ctx() is; the facade too). */

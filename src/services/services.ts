@@ -170,6 +170,8 @@ export async function buildServices(
     sql,
     { key: config.DEMO_API_KEY, accountId: demoAccountId },
     config.KEY_CACHE_SECONDS,
+    // With Redis every revocation, the admin CLI's included, is announced to every process.
+    events.shared,
   );
   forgetChangedKeys(events, auth);
   const quota = new QuotaService(db, plans, quotaClock);

@@ -52,7 +52,6 @@ export const LookupV2Request = z.object({
   }),
 });
 
-
 const defaults = LookupV2Request.parse({ urls: ['example.com'] });
 
 /** How a Lookup v2 answer is presented when the request said nothing: the schema's defaults. */

@@ -1,6 +1,6 @@
 import { AccountRepository } from '../../storage/account.repository';
 import { Database } from '../../storage/database';
-import { AccountEntity, ApiKeyEntity } from '../../storage/entities';
+import { AccountEntity, ApiKeyEntity, KeyRevocationEntity } from '../../storage/entities';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../../platform/event-bus';
 import type { PlanCatalog } from '../../plans/plan-catalog';
@@ -91,7 +91,12 @@ export class AccountService {
       const where = selector.apiKey ? { keyHash: hashApiKey(selector.apiKey) } : { id: selector.keyId };
       const found = await m.findOne(ApiKeyEntity, { where });
       if (!found) throw new NotFoundError('API key not found');
-      if (!found.revokedAt) await m.update(ApiKeyEntity, { id: found.id }, { revokedAt: new Date() });
+      if (!found.revokedAt) {
+        const revokedAt = new Date();
+        await m.update(ApiKeyEntity, { id: found.id }, { revokedAt });
+        // In the same transaction: processes that are not told by an event read it (AuthService).
+        await m.insert(KeyRevocationEntity, { keyId: found.id, accountId: found.accountId, revokedAt });
+      }
       return found;
     });
     // After the commit, so a listener re-reading the key sees it revoked.

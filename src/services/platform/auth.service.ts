@@ -3,8 +3,11 @@ import { Database } from '../../storage/database';
 import type { RawSql } from '../../storage/raw-sql';
 import { ApiKeyEntity } from '../../storage/entities';
 import { AuthError } from '../../errors';
+import type { ApiKeyRevokedEvent } from '../../platform/event-bus';
 import { constantTimeEquals, hashApiKey } from './api-key-codec';
 import type { Principal } from './caller';
+import { KeyRevocations } from './key-revocations';
+import { KeyRevocationRepository } from '../../storage/key-revocation.repository';
 
 /** Longest key we even look at: real keys are 47 characters; anything huge is refused unhashed. */
 const MAX_KEY_LENGTH = 256;
@@ -25,31 +28,56 @@ interface KeyRow {
   is_demo: number | boolean;
 }
 
+/** Revoked key ids remembered at most (see `revokedKeys`); past it the oldest are let go. */
+const MAX_REVOKED_KEYS = 100_000;
+
 /**
  * Turns an x-api-key value into a Principal, or throws AuthError naming the problem.
  * Keys are looked up by their SHA-256 hash (the plaintext is never stored), and the stored hash is
  * compared again in constant time so that no timing difference tells how much of a key was right.
  *
  * Valid keys are remembered for KEY_CACHE_SECONDS (by hash, never the plaintext), which takes two
- * reads off every request. What keeps a cached key from outliving its revocation:
- * - in this process, `forgetKey`/`forgetAccount` drop it at once (revocation and plan changes are
- *   announced on the event bus, which spans processes when REDIS_URL is set);
- * - in every process, each metered request's settlement checks its key in the same transaction
- *   that counts and charges it (src/services/usage-meter.ts): a revoked key is refused there and
- *   forgotten;
- * - anything else a key can call unmetered (its account's own data, subscriptions) sees a
- *   revocation made by another process without REDIS_URL within KEY_CACHE_SECONDS.
+ * reads off every request. A key revoked anywhere (this process, another one, the admin CLI) is
+ * refused by its next request all the same:
+ * - a metered request's settlement checks its key in the transaction that counts and charges it,
+ *   before the answer (src/services/platform/usage-meter.ts): the hot path costs nothing more;
+ * - any other use of a cached key asks `refuseIfRevoked` first (the resolvers' guards, the
+ *   WebSocket server's connections and events). With REDIS_URL (`noticed`) every revocation, the
+ *   admin CLI's included, reaches every process as an apiKeyRevoked event before that, and this is
+ *   one look-up in memory. Without it, `refuseIfRevoked` reads key_revocations past the last
+ *   revocation this process applied (KeyRevocations.catchUp, a read started after the call): an
+ *   in-process read of the primary key on SQLite, a round trip shared by the calls of the moment
+ *   on MariaDB.
+ * The WebSocket server's periodic re-check (WS_KEY_RECHECK_MS) reads key_revocations in either
+ * mode, for a notice lost on the way (a subscriber reconnecting) or a CLI run without REDIS_URL.
  */
 export class AuthService {
   private readonly cache = new Map<string, CachedKey>();
+  private readonly revocations: KeyRevocations;
+  private readonly revokedListeners: ((revoked: ApiKeyRevokedEvent) => void)[] = [];
+  /** Keys this process has been told (events) or has read (key_revocations) are revoked. */
+  private readonly revokedKeys = new Set<number>();
+  /** Bumped whenever keys leave the cache: a key read before a bump may be stale and is not kept. */
+  private forgotten = 0;
 
   constructor(
     private readonly db: Database,
     private readonly sql: RawSql,
     private readonly demo: { key: string | undefined; accountId: number | null },
     private readonly cacheSeconds: number,
+    /** True when every revocation is announced to this process (events through Redis). */
+    private readonly noticed: boolean,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.revocations = new KeyRevocations(
+      new KeyRevocationRepository(sql),
+      db.dialect === 'mysql',
+      (revoked) => {
+        for (const event of revoked) this.revoked(event);
+      },
+      (read) => db.exclusive(read),
+    );
+  }
 
   async authenticate(rawKey: string | undefined): Promise<Principal> {
     const key = rawKey?.trim();
@@ -61,6 +89,9 @@ export class AuthService {
     const hash = hashApiKey(key);
     const cached = this.cache.get(hash);
     if (cached && cached.until > this.now()) return cached.principal;
+    // Only a key read after the starting point of the revocations may be cached (see ready()).
+    if (this.cacheSeconds > 0) await this.revocations.ready();
+    const generation = this.forgotten;
     const [row] = await this.sql.all<KeyRow>(
       'SELECT k.id, k.key_hash, k.revoked_at, a.id AS account_id, a.plan, a.is_demo ' +
         'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?',
@@ -77,20 +108,66 @@ export class AuthService {
       plan: row.plan,
       isDemo: Boolean(row.is_demo),
     };
-    if (this.cacheSeconds > 0) {
+    // A revocation applied while the row was being read may be this key's (its row predates it).
+    if (this.cacheSeconds > 0 && generation === this.forgotten) {
       if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
       this.cache.set(hash, { principal, until: this.now() + this.cacheSeconds * 1000 });
     }
     return principal;
   }
 
+  /**
+   * Throws AuthError when the principal's key was revoked before this call, wherever that was
+   * (see the class comment): its revocations are applied first (the keys leave the cache, the
+   * `onRevoked` listeners hear of them).
+   */
+  async refuseIfRevoked(principal: Principal): Promise<void> {
+    if (principal.keyId === 'demo') return;
+    await this.seeRevocations();
+    if (this.revokedKeys.has(principal.keyId)) throw new AuthError('This API key has been revoked');
+  }
+
+  /** Reads of key_revocations this service has made (the metered hot path makes none). */
+  get revocationReads(): number {
+    return this.revocations.reads;
+  }
+
+  /** Applies every revocation committed before this call (nothing to read when they are noticed as events). */
+  async seeRevocations(): Promise<void> {
+    if (!this.noticed) await this.revocations.catchUp();
+  }
+
+  /** Reads key_revocations now, whatever the mode (the periodic re-check: a lost notice, a CLI without REDIS_URL). */
+  catchUpRevocations(): Promise<void> {
+    return this.revocations.catchUp();
+  }
+
+  /** Told, synchronously, of each revocation this service applies from key_revocations; returns the remover. */
+  onRevoked(listener: (revoked: ApiKeyRevokedEvent) => void): () => void {
+    this.revokedListeners.push(listener);
+    return () => {
+      const at = this.revokedListeners.indexOf(listener);
+      if (at >= 0) this.revokedListeners.splice(at, 1);
+    };
+  }
+
+  private revoked(event: ApiKeyRevokedEvent): void {
+    this.forgetKey(event.keyId);
+    for (const listener of this.revokedListeners) listener(event);
+  }
+
   /** Drops a key from the cache (it was revoked): its next request reads it again, and is refused. */
   forgetKey(keyId: number): void {
+    this.forgotten++;
+    if (this.revokedKeys.size >= MAX_REVOKED_KEYS)
+      this.revokedKeys.delete(this.revokedKeys.values().next().value!);
+    this.revokedKeys.add(keyId);
     for (const [hash, entry] of this.cache) if (entry.principal.keyId === keyId) this.cache.delete(hash);
   }
 
   /** Drops an account's keys from the cache (its plan changed). */
   forgetAccount(accountId: number): void {
+    this.forgotten++;
     for (const [hash, entry] of this.cache)
       if (entry.principal.accountId === accountId) this.cache.delete(hash);
   }

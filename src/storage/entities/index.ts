@@ -16,6 +16,7 @@ import { DomainRankEntity } from './domain-rank.entity';
 import { LeadListEntity, LeadListSiteEntity } from './lead-list.entity';
 import { DatasetChargeEntity, DatasetOrderEntity } from './dataset-order.entity';
 import { PageValidatorEntity } from './page-validator.entity';
+import { KeyRevocationEntity } from './key-revocation.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -39,6 +40,7 @@ export const ENTITIES = [
   DatasetOrderEntity,
   DatasetChargeEntity,
   PageValidatorEntity,
+  KeyRevocationEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -56,3 +58,4 @@ export {
 export { LeadListEntity, LeadListSiteEntity };
 export { DatasetChargeEntity, DatasetOrderEntity };
 export { PageValidatorEntity };
+export { KeyRevocationEntity };

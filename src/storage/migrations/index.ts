@@ -11,6 +11,7 @@ import { LeadLists1763950000000 } from './1763950000000-lead-lists';
 import { DatasetOrders1764000000000 } from './1764000000000-dataset-orders';
 import { LeadListMerge1764100000000 } from './1764100000000-lead-list-merge';
 import { PageValidators1764200000000 } from './1764200000000-page-validators';
+import { KeyRevocations1764300000000 } from './1764300000000-key-revocations';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   DatasetOrders1764000000000,
   LeadListMerge1764100000000,
   PageValidators1764200000000,
+  KeyRevocations1764300000000,
 ];

@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import { AddressInfo, connect } from 'node:net';
 import { logger } from '../../../src/platform/logger';
 import { eventually } from '../../helpers/eventually';
 import { startTestService, TestService } from '../../helpers/test-service';
@@ -137,5 +137,91 @@ describe('malformed and hostile requests', () => {
       () => infoLog.mock.calls.some((call) => call[1] === 'client aborted the request body'),
       'the aborted body to be logged',
     );
+  });
+});
+
+/**
+ * Sends `head` on a fresh connection, then one byte of `drip` every few milliseconds (a client
+ * that never finishes), until the server closes the connection: what it answered, and how many
+ * bytes of the drip it had taken by then.
+ */
+function trickle(base: string, head: string, drip: string): Promise<{ received: string; dripped: number }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    let received = '';
+    let dripped = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(head);
+      timer = setInterval(() => {
+        if (socket.writable) socket.write(drip[dripped++ % drip.length]);
+      }, 10);
+    });
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    // The server may reset the connection as it closes it: the close is what counts.
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ received, dripped });
+    });
+    socket.on('timeout', () => reject(new Error('socket timeout')));
+  });
+}
+
+describe('slow clients (REQUEST_TIMEOUT_MS)', () => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await startTestService({ REQUEST_TIMEOUT_MS: '300' });
+  });
+  afterAll(() => service.stop());
+
+  it('closes a connection whose body trickles in past the deadline, with 408', async () => {
+    const length = 1_000_000;
+    const { received, dripped } = await trickle(
+      service.url,
+      `POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
+      ' ',
+    );
+    expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(dripped).toBeLessThan(length);
+  });
+
+  it('closes a connection whose headers trickle in past the deadline, with 408', async () => {
+    const { received } = await trickle(
+      service.url,
+      'GET /healthz HTTP/1.1\r\nHost: localhost\r\n',
+      'X-Slow: still-coming\r\n',
+    );
+    expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+  });
+
+  it('lets an answer take longer than the deadline once the request has arrived', async () => {
+    // A page that answers only once a trickling client has been cut off (the deadline has passed).
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const site = createServer((_req, res) => {
+      void released.then(() =>
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><head><script src="/js/jquery-3.7.1.min.js"></script></head><body>Hi</body></html>'),
+      );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const { apiKey } = await service.createAccount({ plan: 'large', credits: 10 });
+      const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+      const answer = service.graphql(apiKey, `{ analyze(url: "${siteUrl}") { url } }`);
+      const cut = await trickle(service.url, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n', 'X: y\r\n');
+      expect(cut.received).toMatch(/^HTTP\/1\.1 408/);
+      release();
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(res.body.data.analyze.url).toBe(siteUrl);
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 });

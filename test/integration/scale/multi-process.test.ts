@@ -337,6 +337,59 @@ const ACROSS_PROCESSES = { timeoutMs: 30_000, intervalMs: 50 };
     }
   }, 90_000);
 
+  it('refuses a key revoked by the admin CLI at its next request and connection on both API processes', async () => {
+    const business = await admin(
+      'account:create',
+      '--name',
+      'Revoked',
+      '--email',
+      'revoked@example.com',
+      '--plan',
+      'business',
+    );
+    const key = await admin('key:create', '--account', String(business.accountId));
+    const apiKey = key.apiKey as string;
+    // From an address of its own: the refusals below count as failed keys (AUTH_FAILURES_PER_MINUTE).
+    const from = '127.0.0.31';
+    // Both processes have the key in their caches (KEY_CACHE_SECONDS): GET /v2/lists/ is not metered,
+    // so no settlement reads the key again.
+    for (const port of ports) expect((await getFrom(from, port, '/v2/lists/', apiKey)).status).toBe(200);
+
+    await admin('key:revoke', '--key', String(key.keyId));
+    for (const port of ports) {
+      const refused = await getFrom(from, port, '/v2/lists/', apiKey);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        message: 'This API key has been revoked',
+      });
+    }
+    let closed: { code: number; reason: string } | undefined;
+    let connected = false;
+    const client = createClient({
+      url: `ws://127.0.0.1:${ports[0]}/graphql`,
+      webSocketImpl: class extends WebSocket {
+        constructor(address: string, protocols?: string | string[]) {
+          super(address, protocols, { localAddress: from });
+        }
+      },
+      connectionParams: { apiKey },
+      retryAttempts: 0,
+      on: {
+        connected: () => (connected = true),
+        closed: (event) => (closed = event as { code: number; reason: string }),
+      },
+    });
+    clients.push(client);
+    client.subscribe(
+      { query: 'subscription { creditsChanged { credits } }' },
+      { next: () => undefined, error: () => undefined, complete: () => undefined },
+    );
+    const event = await eventually(() => closed, 'the connection refused');
+    expect(connected).toBe(false);
+    expect(event.code).toBe(4403);
+  }, 60_000);
+
   it('closes the WebSocket sessions of a key revoked by the admin CLI on another process', async () => {
     const key = await admin('key:create', '--account', String(accountId));
     let closed: { code: number; reason: string } | undefined;
