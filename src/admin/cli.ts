@@ -158,18 +158,21 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** The synopses line up two spaces after the longest command name. */
+const NAME_WIDTH = Math.max(...Object.keys(COMMANDS).map((name) => name.length)) + 2;
+
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
 
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(15)}${c.synopsis}`)
+  .map(([name, c]) => `  ${name.padEnd(NAME_WIDTH)}${c.synopsis}`.trimEnd())
   .join('\n')}
 
-  help, --help, -h    this text; <command> --help explains one command
+  ${'help, --help, -h'.padEnd(NAME_WIDTH)}this text; <command> --help explains one command
 
 Plans: demo, small, medium, large, business.`;
 
 const commandUsage = (name: string, c: Command) =>
-  `Usage: npm run --silent admin -- ${name} ${c.synopsis}\n\n${c.description}`;
+  `Usage: npm run --silent admin -- ${`${name} ${c.synopsis}`.trimEnd()}\n\n${c.description}`;
 
 function text(o: Options, name: string): string {
   const value = o[name];

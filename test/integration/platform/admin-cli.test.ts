@@ -182,6 +182,16 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
     },
   );
 
+  it('the usage separates each command from its options and lines the options up', async () => {
+    const { stdout } = await cli('--help');
+    expect(stdout).toMatch(/^ {2}secrets:rotate-key +\[--json\]$/m);
+    expect(stdout).toMatch(/^ {2}secrets:generate-key$/m);
+    const commandLines = stdout.split('\n').filter((line) => /^ {2}[a-z]+:[a-z-]+ +\S/.test(line));
+    expect(commandLines.length).toBeGreaterThan(10);
+    const columns = new Set(commandLines.map((line) => /^ {2}\S+ +/.exec(line)![0].length));
+    expect(columns.size).toBe(1);
+  });
+
   it.each([
     ['credits:add', '--help'],
     ['account:list', '-h'],
