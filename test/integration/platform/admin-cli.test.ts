@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../../src/platform/config';
 import { RunningService, startService } from '../../../src/service-runtime';
@@ -225,6 +228,22 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
     });
     expect(missing.stdout.trim()).toBe('stale');
   });
+
+  it('says on stderr that it compiles, and when it is done; nothing when dist/ is current', async () => {
+    const script = `${REPO_ROOT}/scripts/build-if-stale.js`;
+    const dist = mkdtempSync(join(tmpdir(), 'tis-dist-'));
+    try {
+      const first = await run(process.execPath, [script, '--dist', dist], { cwd: REPO_ROOT });
+      expect(first.stdout).toBe('');
+      expect(first.stderr).toMatch(/^compiling TypeScript \(first start or sources changed\)…\n/);
+      expect(first.stderr).toMatch(/\ncompiled in \d+\.\d s\n$/);
+      expect(existsSync(join(dist, 'src', 'main.js'))).toBe(true);
+      const again = await run(process.execPath, [script, '--dist', dist], { cwd: REPO_ROOT });
+      expect(again).toEqual({ stdout: '', stderr: '' });
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('works in the documented `npm run --silent admin -- account:create ... --json` form', async () => {
     const { stdout } = await run(
