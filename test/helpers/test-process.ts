@@ -37,7 +37,12 @@ export interface SpawnedProcess {
 }
 
 export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv): SpawnedProcess {
-  const child = spawn(process.execPath, [script, ...args], {
+  return spawnProgram(process.execPath, [script, ...args], env);
+}
+
+/** Any program (`npm` for the scripts of package.json), run in the repository like spawnNode. */
+export function spawnProgram(command: string, args: string[], env: NodeJS.ProcessEnv): SpawnedProcess {
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
