@@ -279,6 +279,11 @@ async function main(argv: string[]): Promise<number> {
           { ...openOptions(config), sqliteCacheMb: Math.min(config.SQLITE_CACHE_MB, IMPORT_SQLITE_CACHE_MB) }
         : openOptions(config),
   );
+  // stderr, not the log: stdout is the command's JSON, and the CLI logs at warn.
+  if (db.createdFile)
+    console.error(
+      `${db.createdFile} did not exist: a new, empty SQLite database was created there (check DATABASE_URL)`,
+    );
   // With REDIS_URL the commands' events (a revoked key) reach the API processes.
   const shared = connectSharedState(config);
   try {
@@ -309,6 +314,6 @@ main(process.argv.slice(2)).then(
     } else {
       console.error(error);
     }
-    process.exit(1);
+    process.exit(error instanceof StartupError ? error.exitCode : 1);
   },
 );

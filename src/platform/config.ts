@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loadPlanCatalog } from '../plans/plans-file';
+import { LOG_LEVELS } from './logger';
 
 /**
  * Every setting of the service, read once from the environment, validated, frozen.
@@ -84,7 +85,7 @@ const schema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes')
     .default('service'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   REQUEST_BODY_LIMIT_BYTES: int(1_048_576, 1024, 50 * 1_048_576),
   ALLOW_PRIVATE_TARGETS: bool(false),
   DNS_SERVERS: list,
