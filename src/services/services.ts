@@ -179,6 +179,7 @@ export async function buildServices(
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
     secrets,
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
