@@ -45,12 +45,15 @@ export async function createApp(
   app.use(explorerRouter(services.config));
 
   app.get('/healthz', async (_req, res) => {
-    try {
-      await services.db.query('SELECT 1');
-      res.json({ status: 'ok', database: 'ok' });
-    } catch {
-      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
-    }
+    const { healthy, database } = await services.health.health();
+    res.setHeader('Cache-Control', 'no-store');
+    if (healthy) res.json({ status: 'ok', database });
+    else res.status(503).json({ status: 'unavailable', database });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const { ready, ...checks } = await services.health.readiness();
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not-ready', ...checks });
   });
 
   const openApiYaml = renderOpenApiYaml(

@@ -110,6 +110,8 @@ const schema = z.object({
   CALLBACK_TIMEOUT_MS: int(10_000, 100, 300_000),
   CALLBACK_RETRY_HOURS: int(24, 1, 168),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 300_000),
+  // /healthz and /readyz check the database (a read, a no-op write) at most this often; 0: per request.
+  HEALTH_CHECK_INTERVAL_MS: int(2000, 0, 300_000),
   FINGERPRINTS_PATH: z.string().optional(),
   // GeoIP of the addresses sites answer on (issue 9): the bundled DB-IP Lite country database
   // unless an operator (or a test) points at another MMDB file, e.g. a city database with regions.

@@ -51,6 +51,7 @@ import { OperationalFiguresService } from './platform/operational-figures.servic
 import { logger } from '../platform/logger';
 import { RetentionService } from './platform/retention.service';
 import { parseSecretsKey, SecretVault } from './platform/secret-vault';
+import { HealthService } from './platform/health.service';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -110,6 +111,8 @@ export interface Services {
   datasets: DatasetService;
   /** Transactional emails (SMTP_URL, or the log). */
   mailer: Mailer;
+  /** /healthz and /readyz: can the process read and write its database, is it stopping. */
+  health: HealthService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -309,6 +312,7 @@ export async function buildServices(
       config,
     ),
     mailer: new Mailer(config.SMTP_URL, config.MAIL_FROM, logger),
+    health: new HealthService(db, config.HEALTH_CHECK_INTERVAL_MS),
   };
 }
 
