@@ -12,7 +12,7 @@ import { logger } from '../platform/logger';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
 import { metricsRouter, requestMetricsMiddleware } from './metrics.routes';
-import { docsRouter, explorerRouter } from './operator-pages';
+import { docsRouter, explorerRouter, homeRouter } from './operator-pages';
 import { type ExpressShapedMessages, withBodylessLane } from './bodyless-lane';
 import { createListDownloadHandler } from './list-downloads';
 import { requestIdMiddleware } from './request-id';
@@ -43,6 +43,7 @@ export async function createApp(
   app.use(metricsRouter(services));
   app.use(docsRouter(services.config));
   app.use(explorerRouter(services.config));
+  app.use(homeRouter(services.config));
 
   app.get('/healthz', async (_req, res) => {
     const { healthy, database } = await services.health.health();
