@@ -16,6 +16,7 @@ import { docsRouter, explorerRouter, homeRouter } from './operator-pages';
 import { type ExpressShapedMessages, withBodylessLane } from './bodyless-lane';
 import { createListDownloadHandler } from './list-downloads';
 import { requestIdMiddleware } from './request-id';
+import { corsMiddleware } from './cors';
 
 /**
  * The HTTP surface: /healthz, the OpenAPI document, /graphql (Apollo) and the REST facade, with
@@ -37,6 +38,7 @@ export async function createApp(
   // set their own (the catalogue routes, the OpenAPI document).
   app.set('etag', false);
   const before = [requestIdMiddleware, requestMetricsMiddleware(services, ROUTE_TABLE)];
+  if (services.config.CORS_ORIGINS.length > 0) before.push(corsOf(services.config));
   for (const middleware of before) app.use(middleware);
   const facade = createFacadeHandler(schema, services, ROUTE_TABLE);
   app.use(facade.bodyless);
@@ -107,6 +109,22 @@ export async function createApp(
   });
 
   return withBodylessLane(app, { match: facade.bodylessMatch, before, serve: facade.serve });
+}
+
+/** CORS for the API's methods, exposing the credit headers, Retry-After and the request id. */
+function corsOf(config: Services['config']) {
+  return corsMiddleware({
+    origins: config.CORS_ORIGINS,
+    methods: [...new Set(['GET', 'POST', ...ROUTE_TABLE.map((route) => route.method)])],
+    exposedHeaders: [
+      `${config.HEADER_PREFIX}-credits-spent`,
+      `${config.HEADER_PREFIX}-credits-remaining`,
+      'Retry-After',
+      'x-request-id',
+      'ETag',
+      'Content-Disposition',
+    ],
+  });
 }
 
 /** body-parser's errors carry a `type` (or at least a 4xx status); they become our own 400/413 errors. */

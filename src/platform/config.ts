@@ -212,6 +212,16 @@ const schema = z.object({
   // to valid keys, `public` to anyone, `off` to nobody (the explorer then shows no docs).
   GRAPHQL_INTROSPECTION: z.enum(['key', 'public', 'off']).default('key'),
   SECURITY_HEADERS_ENABLED: bool(true),
+  // Browser pages on these other origins may call the API (CORS); none by default, `*` for any.
+  CORS_ORIGINS: list.superRefine((origins, ctx) => {
+    for (const origin of origins) {
+      if (origin === '*' || isOrigin(origin)) continue;
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${origin}" is not an origin: scheme://host[:port] with no path (https://dash.example.com), or *`,
+      });
+    }
+  }),
   // Lead lists (POST /v2/lists, issue 11): files, signed download links, limits per account.
   LISTS_DIR: z.string().min(1).default('./data/lists'),
   LISTS_URL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -237,6 +247,16 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('orders@localhost'),
 });
+
+/** `https://host[:port]` exactly as a browser sends it in Origin: no path, no trailing slash. */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+  } catch {
+    return false;
+  }
+}
 
 export type Config = Readonly<z.output<typeof schema>>;
 export type ConfigInput = Partial<Record<keyof z.input<typeof schema>, string>>;
