@@ -79,16 +79,19 @@ export class HealthService {
     const probe = await probeStorage(this.db);
     if (probe.state !== this.lastLogged) {
       // Once per change, not once per check.
-      if (probe.state === 'ok') logger.info('database writable again');
+      if (probe.state === 'ok') logger.info('database usable again');
       else logger.error({ err: probe.error, database: probe.state }, 'health check: database not usable');
       this.lastLogged = probe.state;
     }
     let migrations: Checked['migrations'] = 'unknown';
     if (probe.state !== 'unreachable') {
-      migrations = await migrationStatus(this.db.dataSource).then(
-        ({ pending }) => (pending.length === 0 ? 'applied' : 'pending'),
-        () => 'unknown' as const,
-      );
+      // On SQLite in the transaction queue's turn, as every use of its one connection.
+      migrations = await this.db
+        .exclusive(() => migrationStatus(this.db.dataSource))
+        .then(
+          ({ pending }) => (pending.length === 0 ? 'applied' : 'pending'),
+          () => 'unknown' as const,
+        );
     }
     return { database: probe.state, migrations };
   }

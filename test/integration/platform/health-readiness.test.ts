@@ -148,7 +148,7 @@ onSqlite('a SQLite database made read-only', () => {
       setMode(0o644);
       expect(await get('/healthz')).toEqual({ status: 200, body: { status: 'ok', database: 'ok' } });
       expect(await get('/readyz')).toEqual({ status: 200, body: READY });
-      await proc.waitForLine(/"msg":"database writable again"/);
+      await proc.waitForLine(/"msg":"database usable again"/);
     } finally {
       setMode(0o644);
       proc.child.kill('SIGTERM');
