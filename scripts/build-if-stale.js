@@ -1,6 +1,9 @@
 // Compiles the TypeScript only when a source is newer than the last build, so `npm start`,
-// `npm run worker` and `npm run admin` start at once on a current dist/ and print nothing of tsc.
-// `--check` only says "current" or "stale" (exit 0); `--dist DIR` checks another output directory.
+// `npm run worker` and `npm run admin` start at once on a current dist/. A compile (the first start,
+// or after a change) says so on stderr, a line before and one after, so a wait of some 20 s is not
+// silent; stdout stays the service's JSON logs (or the admin command's JSON).
+// `--check` only says "current" or "stale" (exit 0); `--dist DIR` checks (and compiles into) another
+// output directory.
 const { spawnSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
@@ -30,9 +33,16 @@ if (args.includes('--check')) {
   process.exit(0);
 }
 if (stale()) {
+  const started = Date.now();
+  console.error('compiling TypeScript (first start or sources changed)…');
   const tsc = require.resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+  const outDir = distIndex >= 0 ? ['--outDir', dist] : [];
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), ...outDir], {
     stdio: 'inherit',
   });
-  process.exit(result.status ?? 1);
+  if (result.status !== 0) {
+    console.error('compiling TypeScript failed (the errors are above)');
+    process.exit(result.status ?? 1);
+  }
+  console.error(`compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -42,7 +42,7 @@ main().catch((error: unknown) => {
   if (error instanceof StartupError) {
     logger.fatal(error.message);
     console.error(error.message);
-    process.exit(1);
+    process.exit(error.exitCode);
   }
   logger.fatal({ err: error }, 'start-up failed');
   process.exit(1);

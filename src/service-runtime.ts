@@ -52,6 +52,7 @@ export async function startService(config: Config): Promise<RunningService> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      services.health.markShuttingDown();
       stopListWatch();
       await http.close();
       await worker?.stop();

@@ -56,7 +56,7 @@ main().catch((error: unknown) => {
   if (error instanceof StartupError) {
     logger.fatal(error.message);
     console.error(error.message);
-    process.exit(1);
+    process.exit(error.exitCode);
   }
   logger.fatal({ err: error }, 'worker failed to start');
   process.exit(1);

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Config, ConfigError, loadConfig } from '../platform/config';
-import { Database, openOptions } from '../storage/database';
+import { Database, dialectOf, openOptions } from '../storage/database';
+import { backupSqliteDatabase, mariadbDumpCommand } from '../storage/sqlite-backup';
 import { migrateUnderLock, migrationStatus, StartupError } from '../storage/migrator';
 import { AppError } from '../errors';
 import { logger } from '../platform/logger';
@@ -25,6 +26,8 @@ interface Command {
   runOnSchema?(db: Database, config: Config): Promise<{ result: unknown; code: number }>;
   /** Commands that need no database. */
   runAlone?(): string;
+  /** Commands that open what they need themselves (db:backup: never creates or migrates a database). */
+  runOnConfig?(config: Config, o: Options): Promise<unknown>;
 }
 
 type Options = Record<string, string | boolean | undefined>;
@@ -150,6 +153,24 @@ const COMMANDS: Record<string, Command> = {
       return { result: status, code: status.pending.length > 0 ? 3 : 0 };
     },
   },
+  'db:backup': {
+    synopsis: '--to FILE [--json]',
+    description:
+      "Copy the live SQLite database to FILE (a new file) with SQLite's online backup API while the service runs: " +
+      'a consistent snapshot, which a file copy under WAL is not. Restore: stop the service, put FILE at the ' +
+      'DATABASE_URL path (no -wal or -shm files beside it), start. For MySQL/MariaDB it prints the mariadb-dump command.',
+    runOnConfig: async (config, o) => {
+      if (dialectOf(config.DATABASE_URL) !== 'sqlite') {
+        throw new UsageError(
+          'db:backup copies a SQLite database; DATABASE_URL names MySQL/MariaDB, which backs up with its own tools. ' +
+            `A consistent dump (InnoDB, without locking the service out):\n\n  ${mariadbDumpCommand(config.DATABASE_URL)}\n\n` +
+            'or a physical copy with mariabackup (see docs/operations.md, Backups).',
+          2,
+        );
+      }
+      return backupSqliteDatabase(config.DATABASE_URL, text(o, 'to'));
+    },
+  },
   'sites:rank': {
     synopsis: '[--json]',
     description:
@@ -158,18 +179,21 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** The synopses line up two spaces after the longest command name. */
+const NAME_WIDTH = Math.max(...Object.keys(COMMANDS).map((name) => name.length)) + 2;
+
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
 
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(15)}${c.synopsis}`)
+  .map(([name, c]) => `  ${name.padEnd(NAME_WIDTH)}${c.synopsis}`.trimEnd())
   .join('\n')}
 
-  help, --help, -h    this text; <command> --help explains one command
+  ${'help, --help, -h'.padEnd(NAME_WIDTH)}this text; <command> --help explains one command
 
 Plans: demo, small, medium, large, business.`;
 
 const commandUsage = (name: string, c: Command) =>
-  `Usage: npm run --silent admin -- ${name} ${c.synopsis}\n\n${c.description}`;
+  `Usage: npm run --silent admin -- ${`${name} ${c.synopsis}`.trimEnd()}\n\n${c.description}`;
 
 function text(o: Options, name: string): string {
   const value = o[name];
@@ -183,7 +207,14 @@ function whole(o: Options, name: string): number {
   return Number(value);
 }
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * sites:import streams a file of any length with bounded batches, but V8 lets a heap of collectable
@@ -262,11 +293,17 @@ async function main(argv: string[]): Promise<number> {
       format: { type: 'string' },
       limit: { type: 'string' },
       crawl: { type: 'boolean' },
+      to: { type: 'string' },
     },
     strict: true,
   });
   const config = loadConfig();
   logger.level = 'warn';
+  if (chosen.runOnConfig) {
+    const result = await chosen.runOnConfig(config, values);
+    console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+    return 0;
+  }
   const db = await Database.open(
     config.DATABASE_URL,
     chosen.runOnSchema
@@ -276,6 +313,11 @@ async function main(argv: string[]): Promise<number> {
           { ...openOptions(config), sqliteCacheMb: Math.min(config.SQLITE_CACHE_MB, IMPORT_SQLITE_CACHE_MB) }
         : openOptions(config),
   );
+  // stderr, not the log: stdout is the command's JSON, and the CLI logs at warn.
+  if (db.createdFile)
+    console.error(
+      `${db.createdFile} did not exist: a new, empty SQLite database was created there (check DATABASE_URL)`,
+    );
   // With REDIS_URL the commands' events (a revoked key) reach the API processes.
   const shared = connectSharedState(config);
   try {
@@ -306,6 +348,6 @@ main(process.argv.slice(2)).then(
     } else {
       console.error(error);
     }
-    process.exit(1);
+    process.exit(error instanceof StartupError || error instanceof UsageError ? error.exitCode : 1);
   },
 );

@@ -13,10 +13,11 @@ import { logger } from '../platform/logger';
 import { sendError } from '../rest-facade/error-response';
 import type { Services } from '../services/services';
 import { metricsRouter, requestMetricsMiddleware } from './metrics.routes';
-import { docsRouter, explorerRouter } from './operator-pages';
+import { docsRouter, explorerRouter, homeRouter } from './operator-pages';
 import { type ExpressShapedMessages, withBodylessLane } from './bodyless-lane';
 import { createListDownloadHandler } from './list-downloads';
 import { requestIdMiddleware } from './request-id';
+import { corsMiddleware } from './cors';
 
 /**
  * The HTTP surface: /healthz, the OpenAPI document, /graphql (Apollo) and the REST facade, with
@@ -38,20 +39,25 @@ export async function createApp(
   // set their own (the catalogue routes, the OpenAPI document).
   app.set('etag', false);
   const before = [requestIdMiddleware, requestMetricsMiddleware(services, ROUTE_TABLE)];
+  if (services.config.CORS_ORIGINS.length > 0) before.push(corsOf(services.config));
   for (const middleware of before) app.use(middleware);
   const facade = createFacadeHandler(services, ROUTE_TABLE);
   app.use(facade.bodyless);
   app.use(metricsRouter(services));
   app.use(docsRouter(services.config));
   app.use(explorerRouter(services.config));
+  app.use(homeRouter(services.config));
 
   app.get('/healthz', async (_req, res) => {
-    try {
-      await services.db.ping();
-      res.json({ status: 'ok', database: 'ok' });
-    } catch {
-      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
-    }
+    const { healthy, database } = await services.health.health();
+    res.setHeader('Cache-Control', 'no-store');
+    if (healthy) res.json({ status: 'ok', database });
+    else res.status(503).json({ status: 'unavailable', database });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const { ready, ...checks } = await services.health.readiness();
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not-ready', ...checks });
   });
 
   const openApiYaml = renderOpenApiYaml(
@@ -104,6 +110,22 @@ export async function createApp(
   });
 
   return withBodylessLane(app, { match: facade.bodylessMatch, before, serve: facade.serve });
+}
+
+/** CORS for the API's methods, exposing the credit headers, Retry-After and the request id. */
+function corsOf(config: Services['config']) {
+  return corsMiddleware({
+    origins: config.CORS_ORIGINS,
+    methods: [...new Set(['GET', 'POST', ...ROUTE_TABLE.map((route) => route.method)])],
+    exposedHeaders: [
+      `${config.HEADER_PREFIX}-credits-spent`,
+      `${config.HEADER_PREFIX}-credits-remaining`,
+      'Retry-After',
+      'x-request-id',
+      'ETag',
+      'Content-Disposition',
+    ],
+  });
 }
 
 /** body-parser's errors carry a `type` (or at least a 4xx status); they become our own 400/413 errors. */

@@ -10,6 +10,7 @@ import type { Services } from '../services/services';
 const FAMILIES: readonly [prefix: string, label: string][] = [
   ['/graphql', '/graphql'],
   ['/healthz', '/healthz'],
+  ['/readyz', '/readyz'],
   ['/metrics', '/metrics'],
   ['/openapi/', '/openapi'],
   ['/docs', '/docs'],

@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import express, { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../platform/config';
+import { SERVICE_PACKAGE } from '../platform/service-version';
 import { DOCS_INIT_JS, EXPLORER_INIT_JS } from './pages/page-scripts';
 
 /** A file inside an installed npm package (the browser assets ship in the packages themselves). */
@@ -141,5 +142,68 @@ export function explorerRouter(config: Config): Router {
     headers(req, res, () => page(req, res, next));
   });
   router.get('/graphql/assets/:name', headers, serveAssets(EXPLORER_ASSETS));
+  return router;
+}
+
+/** Where a newcomer goes from `/`: each path, or null for a page an operator turned off. */
+export function homeLinks(config: Config) {
+  return {
+    service: SERVICE_PACKAGE.name,
+    version: SERVICE_PACKAGE.version,
+    documentation: config.DOCS_ENABLED ? '/docs' : null,
+    openapi: '/openapi/v2-public.yaml',
+    graphql: '/graphql',
+    explorer: config.GRAPHQL_EXPLORER_ENABLED ? '/graphql' : null,
+    health: '/healthz',
+    readiness: '/readyz',
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function homeHtml(links: ReturnType<typeof homeLinks>): string {
+  const item = (href: string | null, label: string, note: string) =>
+    href === null ? '' : `      <li><a href="${escapeHtml(href)}">${label}</a>: ${note}</li>\n`;
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${escapeHtml(links.service)}</title>
+  </head>
+  <body>
+    <h1>${escapeHtml(links.service)} ${escapeHtml(links.version)}</h1>
+    <ul>
+${item(links.documentation, 'API reference', 'the REST API, with a form to try each call')}\
+${item(links.openapi, 'OpenAPI document', 'the REST API as YAML, for client generators')}\
+${item(links.explorer, 'GraphQL explorer', 'write and run GraphQL queries in the browser')}\
+      <li>GraphQL endpoint: <code>POST ${escapeHtml(links.graphql)}</code> (subscriptions over WebSocket)</li>
+      <li><a href="${links.health}">Health</a> and <a href="${links.readiness}">readiness</a></li>
+    </ul>
+    <p>Calls take an API key in the <code>x-api-key</code> header.</p>
+  </body>
+</html>
+`;
+}
+
+/**
+ * GET / names the service's entry points: JSON by default, a small page of links for a browser
+ * (Accept preferring text/html), instead of a 404 to whoever opens the address first.
+ */
+export function homeRouter(config: Config): Router {
+  const router = express.Router();
+  const links = homeLinks(config);
+  const json = JSON.stringify(links);
+  const html = homeHtml(links);
+  const headers = securityHeaders(config);
+  router.get('/', (req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.vary('Accept');
+    if (req.accepts(['application/json', 'text/html']) === 'text/html') {
+      headers(req, res, () => res.type('html').send(html));
+      return;
+    }
+    res.type('application/json').send(json);
+  });
   return router;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loadPlanCatalog } from '../plans/plans-file';
+import { LOG_LEVELS } from './logger';
 
 /**
  * Every setting of the service, read once from the environment, validated, frozen.
@@ -84,7 +85,7 @@ const schema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes')
     .default('service'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   REQUEST_BODY_LIMIT_BYTES: int(1_048_576, 1024, 50 * 1_048_576),
   // How long a client may take to send a request, headers and body (issue 34): 408 and closed after.
   REQUEST_TIMEOUT_MS: int(30_000, 100, 600_000),
@@ -111,6 +112,8 @@ const schema = z.object({
   CALLBACK_TIMEOUT_MS: int(10_000, 100, 300_000),
   CALLBACK_RETRY_HOURS: int(24, 1, 168),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 300_000),
+  // /healthz and /readyz check the database (a read, a no-op write) at most this often; 0: per request.
+  HEALTH_CHECK_INTERVAL_MS: int(2000, 0, 300_000),
   FINGERPRINTS_PATH: z.string().optional(),
   // GeoIP of the addresses sites answer on (issue 9): the bundled DB-IP Lite country database
   // unless an operator (or a test) points at another MMDB file, e.g. a city database with regions.
@@ -220,6 +223,16 @@ const schema = z.object({
   // to valid keys, `public` to anyone, `off` to nobody (the explorer then shows no docs).
   GRAPHQL_INTROSPECTION: z.enum(['key', 'public', 'off']).default('key'),
   SECURITY_HEADERS_ENABLED: bool(true),
+  // Browser pages on these other origins may call the API (CORS); none by default, `*` for any.
+  CORS_ORIGINS: list.superRefine((origins, ctx) => {
+    for (const origin of origins) {
+      if (origin === '*' || isOrigin(origin)) continue;
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${origin}" is not an origin: scheme://host[:port] with no path (https://dash.example.com), or *`,
+      });
+    }
+  }),
   // Lead lists (POST /v2/lists, issue 11): files, signed download links, limits per account.
   LISTS_DIR: z.string().min(1).default('./data/lists'),
   LISTS_URL_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -245,6 +258,16 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('orders@localhost'),
 });
+
+/** `https://host[:port]` exactly as a browser sends it in Origin: no path, no trailing slash. */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+  } catch {
+    return false;
+  }
+}
 
 export type Config = Readonly<z.output<typeof schema>>;
 

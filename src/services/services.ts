@@ -50,6 +50,7 @@ import { OperationalFiguresService } from './platform/operational-figures.servic
 import { logger } from '../platform/logger';
 import { RetentionService } from './platform/retention.service';
 import { parseSecretsKey, SecretVault } from './platform/secret-vault';
+import { HealthService } from './platform/health.service';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -115,6 +116,8 @@ export interface Services {
   datasets: DatasetService;
   /** Transactional emails (SMTP_URL, or the log). */
   mailer: Mailer;
+  /** /healthz and /readyz: can the process read and write its database, is it stopping. */
+  health: HealthService;
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -181,6 +184,7 @@ export async function buildServices(
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
     secrets,
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
@@ -311,6 +315,7 @@ export async function buildServices(
       config,
     ),
     mailer: new Mailer(config.SMTP_URL, config.MAIL_FROM, logger),
+    health: new HealthService(db, config.HEALTH_CHECK_INTERVAL_MS),
   };
 }
 

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { DataSource, EntityManager } from 'typeorm';
 import { createDataSource, Dialect, dialectOf } from '../../ormconfig';
 import { translateDriverError } from '../errors/db-error-translation';
 import { logger } from '../platform/logger';
 import { migrateUnderLock, migrationStatus, StartupError } from './migrator';
+import { databaseOpenError, sqliteFileOf } from './open-failure';
 
 export interface OpenOptions {
   /**
@@ -27,6 +29,8 @@ export interface OpenOptions {
  */
 export class Database {
   readonly dialect: Dialect;
+  /** The SQLite file this open created (it did not exist before), or null. */
+  createdFile: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   /** Connections (or threads) a part opened beside TypeORM's (MysqlScript, SqliteScript): closed with it. */
   private readonly closers: (() => Promise<void>)[] = [];
@@ -36,9 +40,23 @@ export class Database {
   }
 
   static async open(databaseUrl: string, options: OpenOptions = {}): Promise<Database> {
-    const dataSource = createDataSource(databaseUrl);
-    await dataSource.initialize();
+    const sqliteFile = sqliteFileOf(databaseUrl);
+    const existed = sqliteFile === null || existsSync(sqliteFile);
+    let dataSource: DataSource;
+    try {
+      dataSource = createDataSource(databaseUrl);
+      await dataSource.initialize();
+    } catch (error) {
+      throw databaseOpenError(databaseUrl, error);
+    }
     const db = new Database(dataSource);
+    db.createdFile = existed ? null : sqliteFile;
+    // A mistyped path would otherwise start on a new, empty database without a word.
+    if (sqliteFile !== null)
+      logger.info(
+        { path: sqliteFile, created: !existed },
+        existed ? 'SQLite database opened' : 'SQLite database created: the file did not exist',
+      );
     try {
       if (db.dialect === 'sqlite' && options.sqliteCacheMb)
         await dataSource.query(`PRAGMA cache_size = -${Math.round(options.sqliteCacheMb * 1024)}`);
@@ -113,11 +131,6 @@ export class Database {
     } catch (error) {
       throw translateDriverError(error);
     }
-  }
-
-  /** Whether the database answers a trivial statement (the health check); rejects when it does not. */
-  async ping(): Promise<void> {
-    await this.query('SELECT 1');
   }
 
   /**

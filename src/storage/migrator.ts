@@ -2,9 +2,17 @@ import { DataSource, MigrationExecutor } from 'typeorm';
 
 /**
  * A process cannot start: the message says why and what the operator should do. The entry points
- * print it and exit non-zero instead of logging a stack trace.
+ * print it and exit with `exitCode` (2 for a setting that is wrong as written, like an invalid
+ * setting; 1 otherwise) instead of logging a stack trace.
  */
-export class StartupError extends Error {}
+export class StartupError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+  }
+}
 
 export interface MigrationStatus {
   applied: string[];

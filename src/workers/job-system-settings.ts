@@ -1,4 +1,5 @@
 import type { Config } from '../platform/config';
+import { resolverLookup } from '../fetch/browser';
 import { JOB_KINDS, JobKinds, JobRunnerOptions } from '../jobs';
 import type { CallbackHttpClientOptions } from './callback-http-client';
 
@@ -18,6 +19,11 @@ export function jobRunnerOptions(config: Config): JobRunnerOptions {
   };
 }
 
+/** Callback hosts are resolved through DNS_SERVERS, like every other name the service looks up. */
 export function callbackHttpClientOptions(config: Config): CallbackHttpClientOptions {
-  return { timeoutMs: config.CALLBACK_TIMEOUT_MS, allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS };
+  return {
+    timeoutMs: config.CALLBACK_TIMEOUT_MS,
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
+  };
 }

@@ -37,10 +37,24 @@ export interface SpawnedProcess {
 }
 
 export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv): SpawnedProcess {
-  const child = spawn(process.execPath, [script, ...args], {
+  return spawnProgram(process.execPath, [script, ...args], env);
+}
+
+/**
+ * Any program (`npm` for the scripts of package.json), run in the repository like spawnNode;
+ * `as` runs it as another user (a test running as root needs one for file permissions to apply).
+ */
+export function spawnProgram(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  as: { uid?: number; gid?: number } = {},
+): SpawnedProcess {
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...as,
   });
   let out = '';
   let err = '';

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../../src/platform/config';
 import { RunningService, startService } from '../../../src/service-runtime';
@@ -182,6 +185,16 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
     },
   );
 
+  it('the usage separates each command from its options and lines the options up', async () => {
+    const { stdout } = await cli('--help');
+    expect(stdout).toMatch(/^ {2}secrets:rotate-key +\[--json\]$/m);
+    expect(stdout).toMatch(/^ {2}secrets:generate-key$/m);
+    const commandLines = stdout.split('\n').filter((line) => /^ {2}[a-z]+:[a-z-]+ +\S/.test(line));
+    expect(commandLines.length).toBeGreaterThan(10);
+    const columns = new Set(commandLines.map((line) => /^ {2}\S+ +/.exec(line)![0].length));
+    expect(columns.size).toBe(1);
+  });
+
   it.each([
     ['credits:add', '--help'],
     ['account:list', '-h'],
@@ -215,6 +228,22 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
     });
     expect(missing.stdout.trim()).toBe('stale');
   });
+
+  it('says on stderr that it compiles, and when it is done; nothing when dist/ is current', async () => {
+    const script = `${REPO_ROOT}/scripts/build-if-stale.js`;
+    const dist = mkdtempSync(join(tmpdir(), 'tis-dist-'));
+    try {
+      const first = await run(process.execPath, [script, '--dist', dist], { cwd: REPO_ROOT });
+      expect(first.stdout).toBe('');
+      expect(first.stderr).toMatch(/^compiling TypeScript \(first start or sources changed\)…\n/);
+      expect(first.stderr).toMatch(/\ncompiled in \d+\.\d s\n$/);
+      expect(existsSync(join(dist, 'src', 'main.js'))).toBe(true);
+      const again = await run(process.execPath, [script, '--dist', dist], { cwd: REPO_ROOT });
+      expect(again).toEqual({ stdout: '', stderr: '' });
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('works in the documented `npm run --silent admin -- account:create ... --json` form', async () => {
     const { stdout } = await run(

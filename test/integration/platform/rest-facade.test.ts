@@ -41,7 +41,8 @@ describe('REST facade', () => {
   afterAll(() => service.stop());
 
   it('answers an unknown path with a 404 JSON error', async () => {
-    for (const path of ['/v2/nothing-here/', '/v3/credits/balance', '/']) {
+    // GET / names the entry points (test/integration/operator-pages/home.test.ts).
+    for (const path of ['/v2/nothing-here/', '/v3/credits/balance', '/v2']) {
       const res = await service.request(path, { key: apiKey });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/application\/json/);

@@ -48,7 +48,8 @@ describe('worker process memory settings', () => {
     ]) {
       const command = scripts[script].split('&&').pop()!.trim();
       const settings = Object.entries(MALLOC_TUNING).map(([name, value]) => `${name}=\${${name}:-${value}}`);
-      expect(command).toBe(`${settings.join(' ')} node ${entry}`);
+      // exec: node takes the shell's place, so npm's signals reach it (npm-scripts.test.ts).
+      expect(command).toBe(`${settings.join(' ')} exec node ${entry}`);
     }
   });
 
