@@ -211,6 +211,24 @@ describe('/v2/lists', () => {
     expect(await hosts({ technologies: [{ slug: 'wordpress', version: '6.4.2' }] })).toEqual(['alpha.com']);
   });
 
+  it('takes the version operator over GraphQL as the same text REST takes', async () => {
+    const k = filterKey();
+    const created = await kit.service.graphql(
+      k,
+      'mutation ($input: ListCreateInput!) { createList(input: $input) { id status } }',
+      { input: { technologies: [{ slug: 'wordpress', version: '4.9', operator: '<=' }] } },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const list = await kit.settle(created.body.data.createList.id, k);
+    expect(list.rows).toEqual({ wordpress: 1 });
+    const refused = await kit.service.graphql(
+      k,
+      'mutation ($input: ListCreateInput!) { createList(input: $input) { id } }',
+      { input: { technologies: [{ slug: 'wordpress', version: '4.9', operator: '<' }] } },
+    );
+    expect(refused.body.errors[0].message).toMatch(/operator must be one of =, >=, <=/);
+  });
+
   it('filters: keywords (with not), languages (region form), countries and matchCountryLanguage', async () => {
     expect(await wp({ keywords: ['shoes'] })).toEqual(['alpha.com', 'gamma.fr']);
     expect(await wp({ keywords: ['shoes', 'not running'] })).toEqual(['gamma.fr']);
