@@ -308,6 +308,7 @@ export class SiteIndexService {
       language,
       title,
       languageCount: languages.length,
+      scheme: new URL(observation.url).protocol === 'http:' ? 'http' : 'https',
       pages: observation.pages.length,
       at,
     });

@@ -161,6 +161,15 @@ describe('traffic ranks and freshness', () => {
     expect(await site('later.test:3000')).toMatchObject({ trafficRank: 12, rankSource: 'import' });
   });
 
+  it('keeps the scheme each site last answered on (a list file writes its url with it)', async () => {
+    await record('http://plain.test:8080/', 1);
+    await record('https://secure.test/', 1);
+    expect(await site('plain.test:8080')).toMatchObject({ scheme: 'http' });
+    expect(await site('secure.test')).toMatchObject({ scheme: 'https' });
+    await record('https://plain.test:8080/', 1);
+    expect(await site('plain.test:8080')).toMatchObject({ scheme: 'https' });
+  });
+
   it('enqueues one site.index job per domain with --crawl, and nothing twice on a re-import', async () => {
     const file = '1,crawl-a.test\n2,crawl-b.test\n';
     const before = (await queuedJobs()).length;
