@@ -243,6 +243,10 @@ export async function buildServices(
     queue,
     credits,
     storedSites,
+    {
+      allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
+    },
   );
   const lookupV2 = new LookupV2Service(analysis, analyzer, storedSites, metering, callbacks);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });

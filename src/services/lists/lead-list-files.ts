@@ -276,7 +276,8 @@ export class LeadListFiles {
     languages: string[],
   ): Record<string, unknown> {
     const record: Record<string, unknown> = {
-      url: `https://${row.hostname}/`,
+      // Sites are keyed without their scheme: the one they last answered on (https before it was kept).
+      url: `${row.scheme ?? 'https'}://${row.hostname}/`,
       hostname: row.hostname,
       domain: row.domain,
       tld: row.tld,

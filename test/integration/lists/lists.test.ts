@@ -36,6 +36,7 @@ const SITES: SeedSite[] = [
   },
   {
     hostname: 'shop.alpha.com',
+    scheme: 'http',
     country: 'US',
     languages: ['en-us'],
     trafficRank: 50,
@@ -189,6 +190,8 @@ describe('/v2/lists', () => {
       expect.arrayContaining(['createdAt', 'updatedAt', 'crawlAttemptedAt']),
     );
     const shop = rows.find((r) => r.hostname === 'shop.alpha.com')!;
+    // The scheme the site answered on; alpha.com has none recorded and stays https.
+    expect(shop.url).toBe('http://shop.alpha.com/');
     expect(shop.title).toBe('');
     expect(Number(shop.updatedAt)).toBeGreaterThan(1_700_000_000);
     expect(new Date(alpha.lastDetected).getTime()).toBeGreaterThan(0);
