@@ -162,6 +162,8 @@ function build(): { service: LookupV2Service; fakes: Fakes } {
     },
   };
   const analysis = {
+    // Private targets are refused there (ALLOW_PRIVATE_TARGETS); these names are all public.
+    assertFetchable: async () => undefined,
     enqueueAnalyses: async (_caller: Caller, urls: string[], options: Record<string, unknown>) => {
       fakes.enqueued.push({ urls, options });
     },
