@@ -6,6 +6,7 @@ import { GraphQLSchema } from 'graphql';
 import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
 import { buildContext, GraphQLContext } from '../resolvers/context';
 import { createFacadeHandler } from '../rest-facade/facade-router';
+import { requestOrigin } from '../rest-facade/request-origin';
 import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi';
 import { ROUTE_TABLE } from '../rest-facade/route-table';
 import { DatasetOrderShape } from '../services/datasets/datasets.contract';
@@ -86,7 +87,13 @@ export async function createApp(
     '/graphql',
     expressMiddleware(apollo, {
       context: async ({ req, res }) =>
-        buildContext(services, req.get('x-api-key'), res.locals.requestId as string, req.ip ?? ''),
+        buildContext(
+          services,
+          req.get('x-api-key'),
+          res.locals.requestId as string,
+          req.ip ?? '',
+          requestOrigin(req, services.config.TRUST_PROXY),
+        ),
     }),
   );
 

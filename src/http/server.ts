@@ -11,6 +11,7 @@ import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../resolvers/context';
+import { requestOrigin } from '../rest-facade/request-origin';
 import { documentLimitsOf, parseWithinLimits } from './document-limits';
 import { formatGraphQLError } from './format-error';
 import { introspectionPolicyPlugin, webSocketValidation } from './introspection-policy';
@@ -147,6 +148,7 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
           key,
           randomUUID(),
           ctx.extra.request.socket.remoteAddress ?? '',
+          requestOrigin(ctx.extra.request, config.TRUST_PROXY),
         );
         if (!context.caller) return false;
         // Past the key's cap the socket is closed (1008); graphql-ws' own close (4403) then does nothing.

@@ -38,6 +38,7 @@ import { LookupV2Service } from './lookup/lookup-v2.service';
 import { DatasetService } from './datasets/dataset.service';
 import { LeadListService } from './lists/lead-list.service';
 import { StoredSiteReader } from './lookup/stored-site-reader';
+import { StoredSiteRepository } from '../storage/stored-site.repository';
 import { Mailer } from './platform/mailer';
 import { DatabasePaymentProvider } from './datasets/payment-provider';
 import { TrafficRankService } from './site-index/traffic-rank.service';
@@ -233,7 +234,7 @@ export async function buildServices(
     metrics,
     renderer,
   );
-  const storedSites = new StoredSiteReader(db, siteIndex, engine.fingerprints);
+  const storedSites = new StoredSiteReader(new StoredSiteRepository(db), siteIndex, engine.fingerprints);
   const analysis = new AnalysisService(
     db,
     analyzer,
