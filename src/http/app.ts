@@ -39,6 +39,8 @@ export async function createApp(
   // included, and would answer 304 to a request that was charged. Answers that can be revalidated
   // set their own (the catalogue routes, the OpenAPI document).
   app.set('etag', false);
+  // Behind a reverse proxy (TRUST_PROXY) req.ip is the address that proxy saw: one hop trusted.
+  app.set('trust proxy', services.config.TRUST_PROXY ? 1 : false);
   const before = [requestIdMiddleware, requestMetricsMiddleware(services, ROUTE_TABLE)];
   if (services.config.CORS_ORIGINS.length > 0) before.push(corsOf(services.config));
   for (const middleware of before) app.use(middleware);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
 /** A host name (or IPv4 address) or a bracketed IPv6 address, with an optional port: nothing else goes into a link. */
@@ -32,4 +33,19 @@ export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string
     host = `${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}`;
   }
   return `${scheme}://${host.toLowerCase()}`;
+}
+
+/**
+ * The client's address for the per-address limits (the public catalogue, WebSocket sessions,
+ * failed keys): the connection's, or, behind a trusted proxy (TRUST_PROXY), the last address of
+ * X-Forwarded-For, the one that proxy appended (earlier entries are the client's to write). Express's
+ * `req.ip` gives the same with its `trust proxy` set to one hop.
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const own = req.socket.remoteAddress ?? '';
+  if (!trustProxy) return own;
+  const header = req.headers['x-forwarded-for'];
+  const entries = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
+  const last = entries[entries.length - 1].trim();
+  return isIP(last) ? last : own;
 }
