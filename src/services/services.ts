@@ -43,6 +43,7 @@ import { Mailer } from './platform/mailer';
 import { DatabasePaymentProvider } from './datasets/payment-provider';
 import { TrafficRankService } from './site-index/traffic-rank.service';
 import { FreshnessService } from './site-index/freshness.service';
+import { OperatorImportService } from './site-index/operator-import.service';
 import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip-database';
@@ -105,6 +106,7 @@ export interface Services {
   trafficRanks: TrafficRankService;
   /** Bulk import of ranked domain lists (`npm run admin -- sites:import`). */
   siteImport: SiteImportService;
+  operatorImport: OperatorImportService;
   /** Re-analysis of stale sites (the worker runs it every minute). */
   freshness: FreshnessService;
   /** Prometheus metrics of this process (served at /metrics when METRICS_TOKEN is set). */
@@ -253,6 +255,7 @@ export async function buildServices(
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(emailVerifier, metering);
   const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
+  const siteImport = new SiteImportService(db, queue);
   const lists = new LeadListService(
     db,
     queue,
@@ -301,7 +304,13 @@ export async function buildServices(
     storedSites,
     lookupV2,
     trafficRanks: new TrafficRankService(db),
-    siteImport: new SiteImportService(db, queue),
+    siteImport,
+    operatorImport: new OperatorImportService(siteImport, {
+      operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
+      maxBytes: config.IMPORT_MAX_BYTES,
+      urlHosts: config.IMPORT_URL_HOSTS,
+      fetch: fetchOptionsOf(config),
+    }),
     freshness: new FreshnessService(db, queue, {
       recrawlAfterDays: config.RECRAWL_AFTER_DAYS,
       perRun: config.RECRAWL_PER_MINUTE,
