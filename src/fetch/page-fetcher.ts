@@ -135,6 +135,10 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
   const finalUrl = response.url;
   const facts = extractHtmlFacts(decoded.text, finalUrl);
   const assetConcurrency = options.assetConcurrency ?? ASSET_DEFAULTS.assetConcurrency;
+  // robots.txt first: its request then takes a connection before the assets' queue for the host's
+  // few, so it is not the one that waits out its timeout behind slow scripts (unread, a crawl would
+  // keep to its start page).
+  const factsRead = options.siteFacts ?? fetchSiteFacts(client, finalUrl, options);
   const [scripts, css, siteFacts] = await Promise.all([
     fetchSameSiteAssets(
       client,
@@ -162,7 +166,7 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
       options.signal,
       options.assetCache,
     ),
-    options.siteFacts ?? fetchSiteFacts(client, finalUrl, options),
+    factsRead,
   ]);
 
   const certificate = client.certificateOf(finalUrl);

@@ -43,6 +43,7 @@ import { Mailer } from './platform/mailer';
 import { DatabasePaymentProvider } from './datasets/payment-provider';
 import { TrafficRankService } from './site-index/traffic-rank.service';
 import { FreshnessService } from './site-index/freshness.service';
+import { AcceptedAnalyses } from './analysis/accepted-analyses';
 import { OperatorImportService } from './site-index/operator-import.service';
 import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
@@ -107,6 +108,7 @@ export interface Services {
   /** Bulk import of ranked domain lists (`npm run admin -- sites:import`). */
   siteImport: SiteImportService;
   operatorImport: OperatorImportService;
+  acceptedAnalyses: AcceptedAnalyses;
   /** Re-analysis of stale sites (the worker runs it every minute). */
   freshness: FreshnessService;
   /** Prometheus metrics of this process (served at /metrics when METRICS_TOKEN is set). */
@@ -305,6 +307,7 @@ export async function buildServices(
     lookupV2,
     trafficRanks: new TrafficRankService(db),
     siteImport,
+    acceptedAnalyses: new AcceptedAnalyses({ db, callbacks, credits, analysis, lookupV2, storedSites }),
     operatorImport: new OperatorImportService(siteImport, {
       operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
       maxBytes: config.IMPORT_MAX_BYTES,
