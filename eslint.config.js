@@ -59,7 +59,6 @@ const SQL_NOT_MOVED_YET = [
   'src/services/platform/auth.service.ts',
   'src/services/platform/quota.service.ts',
   'src/services/platform/quota-clock.ts',
-  'src/services/site-index/site-row-loader.ts',
 ];
 
 // Node globals for the few CommonJS config files; listed by hand so we do not depend on the

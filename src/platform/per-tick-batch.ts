@@ -47,6 +47,14 @@ export class PerTickBatch<Item> {
     this.schedule();
   }
 
+  /**
+   * Sends what is waiting now rather than at the end of this turn (a process closing, whose last
+   * turn may never come).
+   */
+  flush(): void {
+    this.dispatch();
+  }
+
   private schedule(): void {
     if (this.scheduled || this.pending.length === 0 || this.inFlight >= this.maxInFlight()) return;
     this.scheduled = true;

@@ -1,5 +1,6 @@
 import type { EventTransport } from '../platform/event-bus';
 import { logger } from '../platform/logger';
+import { PerTickBatch } from '../platform/per-tick-batch';
 import type { SharedRedis } from './redis-connection';
 
 /** The channel (under the events prefix) of several events published together; no topic is named so. */
@@ -11,30 +12,26 @@ const BATCH = '~batch';
  * not connected when an event is published misses it, like a WebSocket that was not open.
  *
  * The events of one turn of the event loop go as one message: a lone event on its topic's channel,
- * several as one JSON array of [topic, payload] on the `~batch` channel, in the order published.
- * The usage meter announces every charge of a batch at once (ten or twenty per batch under load),
- * which went as one PUBLISH each, every one received back and parsed by every process.
+ * several as one JSON array of [topic, payload] on the `~batch` channel, in the order published,
+ * because the usage meter announces every charge of a batch at once and one PUBLISH each would be
+ * received back and parsed by every process.
  */
 export class RedisEventTransport implements EventTransport {
   private readonly channelPrefix: string;
   /** Publishes not yet acknowledged: close() waits for them (a CLI command exits right after). */
   private readonly pending = new Set<Promise<unknown>>();
   /** Events of this turn of the event loop, not yet published. */
-  private buffer: [string, unknown][] = [];
+  private readonly batch = new PerTickBatch<[string, unknown]>((events) => this.publish(events));
 
   constructor(private readonly redis: SharedRedis) {
     this.channelPrefix = redis.key('events:');
   }
 
   send(topic: string, payload: unknown): void {
-    this.buffer.push([topic, payload ?? null]);
-    if (this.buffer.length === 1) setImmediate(() => this.flush());
+    this.batch.add([topic, payload ?? null]);
   }
 
-  private flush(): void {
-    const events = this.buffer;
-    if (events.length === 0) return;
-    this.buffer = [];
+  private publish(events: [string, unknown][]): Promise<unknown> {
     const [channel, message] =
       events.length === 1
         ? [this.channelPrefix + events[0][0], JSON.stringify(events[0][1])]
@@ -49,6 +46,7 @@ export class RedisEventTransport implements EventTransport {
       )
       .finally(() => this.pending.delete(sent));
     this.pending.add(sent);
+    return sent;
   }
 
   start(deliver: (topic: string, payload: unknown) => void): void {
@@ -69,7 +67,7 @@ export class RedisEventTransport implements EventTransport {
 
   async close(): Promise<void> {
     // The connections belong to SharedRedis, which closes them after this.
-    this.flush();
+    this.batch.flush();
     await Promise.all([...this.pending]);
   }
 }

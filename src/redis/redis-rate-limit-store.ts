@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PerTickBatch } from '../platform/per-tick-batch';
 import type { FixedWindow, RateLimitStore } from '../platform/rate-limit-store';
 import type { SharedRedis } from './redis-connection';
 
@@ -66,7 +67,9 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly tag = randomBytes(6).toString('hex');
   private calls = 0;
   /** Calls of this turn of the event loop, not yet sent. */
-  private readonly pending: PendingTake[] = [];
+  private readonly pending = new PerTickBatch<PendingTake>((batch) => this.send(batch), {
+    maxItems: MAX_BATCH,
+  });
 
   constructor(private readonly redis: SharedRedis) {
     const commands = redis.commands as unknown as Partial<RateLimitCommands>;
@@ -77,39 +80,33 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * The calls of one turn of the event loop go to Redis as one script (flushed by setImmediate):
-   * under the hot-path bench's load 7.7 calls a script, which halved Redis's own time per call
-   * (21.6 → 10.1 µs), a share of the machine a second API process needs. The API's event loop
-   * spent about the same either way: what a call costs it is the wait for the answer itself.
+   * The calls of one turn of the event loop go to Redis as one script, which spares Redis's own
+   * time per call (docs/performance.md).
    */
   take(key: string, max: number, windowMs: number, now: number): Promise<number | null> {
     return new Promise((resolve, reject) => {
       const member = `${now}:${this.tag}:${++this.calls}`;
-      this.pending.push({
+      this.pending.add({
         key: this.redis.key(`rl:s:${key}`),
         args: [now, windowMs, max, member],
         resolve,
         reject,
       });
-      if (this.pending.length === 1) setImmediate(() => this.flush());
     });
   }
 
-  private flush(): void {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, MAX_BATCH);
-      const args: (string | number)[] = [batch.length];
-      for (const call of batch) args.push(call.key);
-      for (const call of batch) args.push(...call.args);
-      this.scripts.rateLimitTake(...args).then(
-        (results) =>
-          batch.forEach((call, i) => {
-            const waitMs = Number((results as unknown[])[i]);
-            call.resolve(waitMs < 0 ? null : Math.max(waitMs, 1));
-          }),
-        (error: unknown) => batch.forEach((call) => call.reject(error)),
-      );
-    }
+  private send(batch: PendingTake[]): Promise<void> {
+    const args: (string | number)[] = [batch.length];
+    for (const call of batch) args.push(call.key);
+    for (const call of batch) args.push(...call.args);
+    return this.scripts.rateLimitTake(...args).then(
+      (results) =>
+        batch.forEach((call, i) => {
+          const waitMs = Number((results as unknown[])[i]);
+          call.resolve(waitMs < 0 ? null : Math.max(waitMs, 1));
+        }),
+      (error: unknown) => batch.forEach((call) => call.reject(error)),
+    );
   }
 
   async peek(key: string): Promise<FixedWindow> {

@@ -1,5 +1,11 @@
 import type { ApiKeyRevokedEvent } from '../../platform/event-bus';
+import { PerTickBatch } from '../../platform/per-tick-batch';
 import type { KeyRevocationRepository } from '../../storage/key-revocation.repository';
+
+interface Waiting {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * The revocations this process has applied, as the highest id of key_revocations it has read
@@ -20,10 +26,10 @@ import type { KeyRevocationRepository } from '../../storage/key-revocation.repos
 export class KeyRevocations {
   /** Highest key_revocations id applied; null until the first read. */
   private seen: number | null = null;
-  /** Calls waiting for the next read (batched). */
-  private waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
-  private scheduled = false;
-  private reading = false;
+  /** Calls waiting for the next read (batched): one read in flight at a time. */
+  private readonly waiting = new PerTickBatch<Waiting>((batch) => this.readFor(batch), {
+    maxInFlight: () => 1,
+  });
   /** Reads of key_revocations made so far (a figure for tests and benches). */
   reads = 0;
 
@@ -37,30 +43,14 @@ export class KeyRevocations {
   /** Resolves once every revocation committed before this call has been applied. */
   catchUp(): Promise<void> {
     if (!this.batched) return this.exclusive(() => this.read());
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.schedule();
-    });
+    return new Promise((resolve, reject) => this.waiting.add({ resolve, reject }));
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.reading || this.waiting.length === 0) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      const batch = this.waiting;
-      this.waiting = [];
-      this.reading = true;
-      this.read()
-        .then(
-          () => batch.forEach((call) => call.resolve()),
-          (error: unknown) => batch.forEach((call) => call.reject(error)),
-        )
-        .finally(() => {
-          this.reading = false;
-          this.schedule();
-        });
-    });
+  private readFor(batch: Waiting[]): Promise<void> {
+    return this.read().then(
+      () => batch.forEach((call) => call.resolve()),
+      (error: unknown) => batch.forEach((call) => call.reject(error)),
+    );
   }
 
   /**

@@ -15,7 +15,7 @@ import {
 import { registrableDomainOf, SiteKey, siteKeyOf } from './site-key';
 import { VersionedCache } from '../platform/versioned-cache';
 import { StoredHistory } from '../lookup/stored-history';
-import { SiteRowLoader } from './site-row-loader';
+import { SiteRowLoader } from '../../storage/site-row-loader';
 import { setsMaskOf } from '../analysis/site-sets';
 import { versionKeyOf } from './version-key';
 

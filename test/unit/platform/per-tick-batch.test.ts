@@ -79,4 +79,15 @@ describe('PerTickBatch', () => {
     await nextCheckPhase();
     expect(sent).toEqual([[2]]);
   });
+
+  it('flush sends what is waiting at once, and the end of the turn then has nothing to send', async () => {
+    const sent: number[][] = [];
+    const batch = new PerTickBatch<number>((items) => void sent.push(items));
+    batch.add(1);
+    batch.add(2);
+    batch.flush();
+    expect(sent).toEqual([[1, 2]]);
+    await nextCheckPhase();
+    expect(sent).toEqual([[1, 2]]);
+  });
 });

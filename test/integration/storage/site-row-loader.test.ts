@@ -1,5 +1,5 @@
 import { rawSqlOf, type RawSql } from '../../../src/storage/raw-sql';
-import { SiteRowLoader } from '../../../src/services/site-index/site-row-loader';
+import { SiteRowLoader } from '../../../src/storage/site-row-loader';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /** 70 sites: more than one statement's 64 host names. */
