@@ -1,61 +1,91 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import Sqlite from 'better-sqlite3';
+import type { ScriptStep } from './script';
+
 /**
- * The source of SqliteScript's worker thread, plain JavaScript run with `eval` (a worker cannot
- * load this project's TypeScript sources where they are run through ts-jest). It opens its own
- * connection to the database file with better-sqlite3 and runs each script it is sent as one
- * `BEGIN IMMEDIATE` … `COMMIT` transaction, statements prepared once and cached, checking each
- * step's expectation (`changes`, `noRows`) and rolling back at the first that fails.
- *
- * Messages in: { id, steps: [{ sql, params, changes?, noRows? }] } (parameters already in SQLite's
- * form). Out: { id, committed: true, results } | { id, committed: false } | { id, error: { message,
- * code } }.
+ * The entry file of SqliteScript's worker thread (started by path, never imported): its own
+ * connection to the database file, on which each script it is sent runs as one `BEGIN IMMEDIATE`
+ * … `COMMIT` transaction, statements prepared once and cached, each step's expectation (`changes`,
+ * `noRows`) checked and the transaction rolled back at the first that fails.
  */
-export const SQLITE_SCRIPT_WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Sqlite = require(workerData.driver);
-const db = new Sqlite(workerData.file);
-db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
-db.pragma('foreign_keys = ON');
-const statements = new Map();
-const prepared = (sql) => {
-  let statement = statements.get(sql);
-  if (!statement) {
-    statement = db.prepare(sql);
-    statements.set(sql, statement);
-  }
-  return statement;
-};
-const runScript = (steps) => {
-  const results = [];
-  for (const step of steps) {
-    const statement = prepared(step.sql);
-    if (statement.reader) {
-      const rows = statement.all(...step.params);
-      if (step.noRows && rows.length > 0) return null;
-      results.push(step.noRows ? null : rows);
-    } else {
-      const { changes } = statement.run(...step.params);
-      if (step.changes !== undefined && changes !== step.changes) return null;
-      results.push({ changes });
+
+/** What SqliteScript sends: the steps' parameters already in SQLite's form. */
+export interface WorkerScript {
+  id: number;
+  steps: (Omit<ScriptStep, 'params'> & { params: unknown[] })[];
+}
+
+/** What the thread answers for each script, in the order sent. */
+export type WorkerAnswer =
+  | { id: number; committed: true; results: unknown[] }
+  | { id: number; committed: false }
+  | { id: number; error: { message: string; code?: string } };
+
+/** What SqliteScript gives the thread when it starts it. */
+export interface WorkerOptions {
+  file: string;
+  busyTimeoutMs: number;
+}
+
+function serve(port: NonNullable<typeof parentPort>, options: WorkerOptions): void {
+  const db = new Sqlite(options.file);
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+  db.pragma('foreign_keys = ON');
+  const statements = new Map<string, Sqlite.Statement>();
+  const prepared = (sql: string): Sqlite.Statement => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
     }
-  }
-  return results;
-};
-parentPort.on('message', ({ id, steps }) => {
-  try {
-    db.exec('BEGIN IMMEDIATE');
-    const results = runScript(steps);
-    if (results === null) {
-      db.exec('ROLLBACK');
-      parentPort.postMessage({ id, committed: false });
-      return;
+    return statement;
+  };
+  /** One result per step, or null where a step's expectation failed. */
+  const runScript = (steps: WorkerScript['steps']): unknown[] | null => {
+    const results: unknown[] = [];
+    for (const step of steps) {
+      const statement = prepared(step.sql);
+      if (statement.reader) {
+        const rows = statement.all(...step.params);
+        if (step.noRows && rows.length > 0) return null;
+        results.push(step.noRows ? null : rows);
+      } else {
+        const { changes } = statement.run(...step.params);
+        if (step.changes !== undefined && changes !== step.changes) return null;
+        results.push({ changes });
+      }
     }
-    db.exec('COMMIT');
-    parentPort.postMessage({ id, committed: true, results });
-  } catch (error) {
-    if (db.inTransaction) {
-      try { db.exec('ROLLBACK'); } catch {}
+    return results;
+  };
+  const answer = (message: WorkerAnswer) => port.postMessage(message);
+
+  port.on('message', ({ id, steps }: WorkerScript) => {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      const results = runScript(steps);
+      if (results === null) {
+        db.exec('ROLLBACK');
+        answer({ id, committed: false });
+        return;
+      }
+      db.exec('COMMIT');
+      answer({ id, committed: true, results });
+    } catch (error) {
+      if (db.inTransaction) {
+        try {
+          db.exec('ROLLBACK');
+        } catch {
+          // The script's own error is the one to report.
+        }
+      }
+      const { message, code } = error as { message?: unknown; code?: unknown };
+      answer({
+        id,
+        error: { message: String(message), code: typeof code === 'string' ? code : undefined },
+      });
     }
-    parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
-  }
-});
-`;
+  });
+}
+
+if (!parentPort) throw new Error('sqlite-script-worker runs as a worker thread (started by SqliteScript)');
+serve(parentPort, workerData as WorkerOptions);

@@ -1,14 +1,32 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database } from './database';
 import { sqliteParams } from './raw-sql';
 import type { ScriptOutcome, ScriptRunner, ScriptStep } from './script';
-import { SQLITE_SCRIPT_WORKER_SOURCE } from './sqlite-script-worker';
+import type { WorkerAnswer, WorkerOptions, WorkerScript } from './sqlite-script-worker';
 
-type Answer =
-  | { id: number; committed: true; results: unknown[] }
-  | { id: number; committed: false }
-  | { id: number; error: { message: string; code?: string } };
+/**
+ * How to start the worker's file (sqlite-script-worker): the compiled JavaScript beside this
+ * module where it is itself compiled (dist/), else its TypeScript source compiled on load by
+ * @swc-node/register where this module is run as TypeScript (jest), since a worker thread loads
+ * files through Node's own loader, not the one that loaded its parent.
+ */
+export function sqliteScriptWorkerEntry(): { file: string; execArgv: string[] } {
+  const compiled = join(__dirname, 'sqlite-script-worker.js');
+  if (existsSync(compiled)) return { file: compiled, execArgv: [] };
+  const source = join(__dirname, 'sqlite-script-worker.ts');
+  if (extname(__filename) === '.ts' && existsSync(source)) {
+    try {
+      return { file: source, execArgv: ['--require', require.resolve('@swc-node/register')] };
+    } catch {
+      throw new Error(
+        `The SQLite script thread needs ${compiled} (run \`npm run build\`) or @swc-node/register to run ${source}`,
+      );
+    }
+  }
+  throw new Error(`The SQLite script thread's file ${compiled} is missing: run \`npm run build\``);
+}
 
 interface Waiting {
   resolve: (outcome: ScriptOutcome) => void;
@@ -66,18 +84,18 @@ export class SqliteScript implements ScriptRunner {
   open(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The database is closed'));
     if (this.ready) return this.ready;
-    const worker = new Worker(SQLITE_SCRIPT_WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        driver: require.resolve('better-sqlite3'),
-        file: this.file,
-        busyTimeoutMs: this.busyTimeoutMs,
-      },
-    });
+    let entry: { file: string; execArgv: string[] };
+    try {
+      entry = sqliteScriptWorkerEntry();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const workerData: WorkerOptions = { file: this.file, busyTimeoutMs: this.busyTimeoutMs };
+    const worker = new Worker(entry.file, { execArgv: entry.execArgv, workerData });
     this.worker = worker;
     // Like a database connection, the thread does not keep the process alive by itself.
     worker.unref();
-    worker.on('message', (answer: Answer) => this.answer(answer));
+    worker.on('message', (answer: WorkerAnswer) => this.answer(answer));
     // A worker that died takes its scripts with it: whether the one it ran committed is unknown.
     const died = (error: unknown) => this.lose(worker, error);
     worker.on('error', died);
@@ -94,7 +112,7 @@ export class SqliteScript implements ScriptRunner {
     await this.open();
     const worker = this.worker!;
     const id = this.nextId++;
-    const message = {
+    const message: WorkerScript = {
       id,
       steps: steps.map((step) => ({ ...step, params: sqliteParams(step.params ?? []) })),
     };
@@ -106,7 +124,7 @@ export class SqliteScript implements ScriptRunner {
     return outcome;
   }
 
-  private answer(answer: Answer): void {
+  private answer(answer: WorkerAnswer): void {
     const waiting = this.waiting.get(answer.id);
     if (!waiting) return;
     this.waiting.delete(answer.id);

@@ -1,8 +1,14 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Database } from '../../../src/storage/database';
 import { MysqlScript } from '../../../src/storage/mysql-script';
 import type { ScriptOutcome, ScriptRunner } from '../../../src/storage/script';
 import { SqliteScript } from '../../../src/storage/sqlite-script';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
+import { distEntry } from '../../helpers/test-process';
 
 /**
  * Transaction scripts (src/storage/script.ts), what the usage meter's batches rely on, against the real
@@ -125,6 +131,35 @@ describe('transaction scripts', () => {
     committed(await closing.run([{ sql: 'SELECT 1 AS one' }]));
     await other.close();
     await expect(closing.run([{ sql: 'SELECT 1 AS one' }])).rejects.toThrow(/closed/);
+  });
+
+  const onSqlite =
+    process.env.TEST_DATABASE_URL && !process.env.TEST_DATABASE_URL.startsWith('sqlite:') ? it.skip : it;
+  onSqlite('SQLite: the built service starts its thread from the compiled file beside it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlite-script-'));
+    try {
+      const program = `
+        const { SqliteScript, sqliteScriptWorkerEntry } = require(process.argv[1]);
+        const closing = [];
+        const script = new SqliteScript(process.argv[2], { whenClosing: (close) => closing.push(close) });
+        script
+          .run([{ sql: 'CREATE TABLE t (id INT)' }, { sql: 'INSERT INTO t VALUES (1)', changes: 1 }])
+          .then((outcome) => console.log(JSON.stringify({ entry: sqliteScriptWorkerEntry(), outcome })))
+          .finally(() => Promise.all(closing.map((close) => close())));
+      `;
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        '-e',
+        program,
+        distEntry('src/storage/sqlite-script.js'),
+        join(dir, 'built.sqlite'),
+      ]);
+      expect(JSON.parse(stdout)).toEqual({
+        entry: { file: distEntry('src/storage/sqlite-script-worker.js'), execArgv: [] },
+        outcome: { committed: true, results: [{ changes: 0 }, { changes: 1 }] },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const onMariaDb =
