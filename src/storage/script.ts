@@ -15,10 +15,10 @@ export interface ScriptStep {
 }
 
 /**
- * On MySQL/MariaDB, an expression that stops a script where it is evaluated: a scalar subquery of
- * two rows is an error (ER_SUBQUERY_NO_1_ROW) only when evaluated, so `IF(<fits>, <value>, MYSQL_SCRIPT_STOP)`
- * inside a write stops the script, before its COMMIT, at the first row that does not fit, with no
- * guard statement after the write. MysqlScript.run resolves `committed: false` for it.
+ * Deprecated: an expression that stops a MySQL/MariaDB script by an error (a scalar subquery of two
+ * rows), still written by src/services/platform/usage-meter.ts on main; MysqlScript reads that
+ * error as a stop. Scripts say what they expect with `changes` and `noRows` instead; delete this
+ * once nothing uses it.
  */
 export const MYSQL_SCRIPT_STOP = '(SELECT 1 UNION ALL SELECT 2)';
 
