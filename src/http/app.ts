@@ -43,9 +43,9 @@ export async function createApp(
   app.set('trust proxy', services.config.TRUST_PROXY ? 1 : false);
   const before = [requestIdMiddleware, requestMetricsMiddleware(services, ROUTE_TABLE)];
   if (services.config.CORS_ORIGINS.length > 0) before.push(corsOf(services.config));
-  for (const middleware of before) app.use(middleware);
   const facade = createFacadeHandler(services, ROUTE_TABLE);
-  app.use(facade.bodyless);
+  // First: `before` and the facade's routes that take no body, on the lane and on the app alike.
+  const listener = withBodylessLane(app, { match: facade.bodylessMatch, before, serve: facade.serve });
   app.use(metricsRouter(services));
   app.use(docsRouter(services.config));
   app.use(explorerRouter(services.config));
@@ -118,7 +118,7 @@ export async function createApp(
     sendError(res, translateBodyError(error), res.locals.requestId as string);
   });
 
-  return withBodylessLane(app, { match: facade.bodylessMatch, before, serve: facade.serve });
+  return listener;
 }
 
 /** CORS for the API's methods, exposing the credit headers, Retry-After and the request id. */

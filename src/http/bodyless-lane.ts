@@ -15,17 +15,28 @@ export interface BodylessLane<M> {
 /**
  * Node's request listener: a GET without a body that a REST facade route answers (every stored
  * lookup among them) goes to the facade with Express's request and response objects set up as
- * Express's own handler sets them (`res.locals`, `req.res`, `res.req`) and the app's first
- * middleware run, but without Express's router, which matched each layer of the app in turn and
- * made a final handler per request: measured with `npm run bench:hot-path:ab` against the build before
- * (2026-11-24) +15.5% and +25% (sides swapped) stored Lookup v1 requests/s on SQLite, +15.9%
- * Lookup v2, +16.7% Lookup v1 on MariaDB. Everything else goes to the app, where the same
- * middleware and the same facade handler answer it.
+ * Express's own handler sets them (`res.locals`, `req.res`, `res.req`) and `before` run, but
+ * without Express's router, which matches each layer of the app in turn and makes a final handler
+ * per request (figures in docs/performance.md). Everything else goes to the app.
+ *
+ * The lane and the app must run the same middleware in the same order, so this mounts them on the
+ * app itself, first: `before`, then the facade's routes that take no body (for the requests the
+ * app gets, HEAD among them); it refuses an app that already has a layer, which the lane would
+ * skip. Call it right after creating the app, and mount everything else after it.
  *
  * The server must make its request and response objects with `expressShapedMessages` linked to
  * `app`: they are then Express's objects already, and the lane sets no prototype.
  */
 export function withBodylessLane<M>(app: Express, lane: BodylessLane<M>) {
+  if (app.router.stack.length > 0)
+    throw new Error(
+      'withBodylessLane must mount its middleware before any other: the lane answers without the app, and would skip what was mounted before it',
+    );
+  for (const middleware of lane.before) app.use(middleware);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const match = lane.match(req);
+    return match === null ? next() : lane.serve(req, res, match);
+  });
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     if (incoming.method === 'GET') {
       const req = incoming as Request;
@@ -50,12 +61,11 @@ export function withBodylessLane<M>(app: Express, lane: BodylessLane<M>) {
 
 /**
  * Request and response classes for `http.createServer` whose instances are Express's request and
- * response objects from the start, once `link` has put the app's prototypes under them: Express
- * (and the lane above) otherwise give each request's two objects a new prototype with
- * `Object.setPrototypeOf`, after Node made them, and a perf profile of the API's main thread under
- * the bench's load spent about 12% of it in V8's property-lookup misses (Runtime_LoadIC_Miss), most
- * under Node's HTTP code and Express's request getters reading those objects. Made before the app
- * (the server exists first), linked to it once it exists.
+ * response objects from the start, once `link` has put the app's prototypes under them, because
+ * Express otherwise gives each request's two objects a new prototype after Node made them, which
+ * sends V8's property lookups on them down their slow path (docs/performance.md). Made before the
+ * app (the server exists first), linked to it once it exists. Pinned by the test "makes Express's
+ * request and response objects as Node creates them" (test/integration/platform/rest-facade.test.ts).
  */
 export function expressShapedMessages() {
   class ExpressShapedRequest extends IncomingMessage {}

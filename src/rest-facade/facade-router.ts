@@ -126,7 +126,13 @@ export function createFacadeHandler(services: Services, routes: readonly AnyRout
     const match = matcher.match(req.method, req.path);
     return match.kind === 'none' ? next() : serve(req, res, match);
   };
-  /** The route of a request that carries no body and that a facade route taking no body answers. */
+  /**
+   * The route of a request that carries no body and that a facade route taking no body answers
+   * (every GET, the stored lookups among them): src/http/bodyless-lane.ts answers these before the
+   * body parser and the service's other paths. Anything else goes on to the full handler, mounted
+   * after the body parser, which also answers 405; so does a request that carries a body anyway
+   * (the body parser still refuses a malformed or oversized one).
+   */
   const bodylessMatch = (req: Request): MatchResult | null => {
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
       return null;
@@ -135,19 +141,7 @@ export function createFacadeHandler(services: Services, routes: readonly AnyRout
       ? match
       : null;
   };
-  /**
-   * The routes that take no body (every GET, the stored lookups among them), answered where this
-   * is mounted: before the body parser and the service's other paths, whose layers every facade
-   * request otherwise passed through (Express tries each in turn). Anything else goes on to the
-   * full handler, mounted after the body parser, which also answers 405; so does a request that
-   * carries a body anyway (the body parser still refuses a malformed or oversized one). GETs come
-   * here from src/http/bodyless-lane.ts without Express's router; HEAD and the others through it.
-   */
-  const bodyless = (req: Request, res: Response, next: NextFunction): Promise<void> | void => {
-    const match = bodylessMatch(req);
-    return match ? serve(req, res, match) : next();
-  };
-  return Object.assign(facade, { bodyless, bodylessMatch, serve });
+  return Object.assign(facade, { bodylessMatch, serve });
 }
 
 /**
