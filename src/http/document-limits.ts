@@ -90,9 +90,8 @@ const NOTHING: DocumentNode = Object.freeze({ kind: Kind.DOCUMENT, definitions: 
  * first node of that walk is the Document. The refusal is reported as a validation error, and the
  * walk is handed an empty document in place of this one (a visitor's enter may replace the node
  * it is given): the rules find nothing to do. Reported and left in place, the document would
- * still be walked by every rule, OverlappingFieldsCanBeMerged among them (a 25 KB document
- * repeating `categories { id }` 1,249 times kept it busy for 0.6-1.2 s before graphql-js' own
- * budget stopped it).
+ * still be walked by every rule, OverlappingFieldsCanBeMerged among them, which a small document
+ * of repeated selections keeps busy for about a second (docs/operations.md).
  */
 function boundedWorkRule(bounds: WorkBounds, onRefused: (limit: WorkLimit) => void): ValidationRule {
   return (context) => ({

@@ -98,8 +98,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
   const httpServer = createServer({
     IncomingMessage: messages.IncomingMessage,
     ServerResponse: messages.ServerResponse,
-    // Node checks its request and headers deadlines this often (30 s by default, which let a
-    // client trickling a body hold its connection 83 s under a 60 s deadline).
+    // Node checks its request and headers deadlines this often; its default of 30 s let a client
+    // trickling a body hold its connection well past REQUEST_TIMEOUT_MS.
     connectionsCheckingInterval: Math.min(1000, Math.ceil(config.REQUEST_TIMEOUT_MS / 4)),
   });
   // noServer: the WebSocket server gets only the upgrades of /graphql, and never re-emits the HTTP
@@ -197,8 +197,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
       ApolloServerPluginLandingPageDisabled(),
       // Apollo's default cache-control plugin wraps every field's resolver to work out a cache
       // policy from @cacheControl hints, which this schema has none of (answers are metered per
-      // request and must not be cached by proxies). Without it, a profile of Lookup v1 POSTed to
-      // /graphql fell from 1,806 to 1,156 µs of CPU per request (the wrappers and their garbage).
+      // request and must not be cached by proxies), so off it spares every field its wrapper
+      // (docs/performance.md).
       ApolloServerPluginCacheControlDisabled(),
       creditHeadersPlugin(config.HEADER_PREFIX),
       introspectionPolicyPlugin(config.GRAPHQL_INTROSPECTION),

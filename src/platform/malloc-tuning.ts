@@ -3,8 +3,7 @@
  * other C libraries ignore them). Without them a process that streamed a large list file kept its
  * peak: V8 frees the page buffers of the file only at a full collection (about 64 MB of them at a
  * time), and glibc, whose threshold for giving large blocks their own mapping rises after the first
- * one is freed, then served them from heaps it does not hand back. On the 1M-site lists bench the
- * worker stayed at 271 MB after the 1.8M-row list; with these, it returned to 213 MB.
+ * one is freed, then served them from heaps it does not hand back (figures in docs/performance.md).
  * - MALLOC_MMAP_THRESHOLD_: blocks of 128 KiB or more are mapped on their own and unmapped when
  *   freed (setting it also stops the threshold from rising);
  * - MALLOC_ARENA_MAX: two heaps instead of eight per core for the threads of zlib and SQLite.

@@ -21,8 +21,8 @@ export async function buildAppSchema(events: EventBus): Promise<GraphQLSchema> {
 
 /**
  * Plain data fields resolve with graphql-js's default resolver. Otherwise type-graphql wraps every
- * field of every object in its middleware runner, which a CPU profile of a stored lookup (6 months
- * x 15 technologies, ~450 fields) showed among the largest costs of the request. Methods marked
+ * field of every object in its middleware runner, among the largest costs of a stored lookup's
+ * hundreds of fields (docs/performance.md). Methods marked
  * @FieldResolver keep their own resolvers (type-graphql prefers them), and no type here uses
  * per-field middlewares or renamed fields, which the default resolver could not honour: such a
  * type keeps type-graphql's resolvers.

@@ -230,8 +230,8 @@ export function openOptions(config: {
  * How a separate worker process (`npm run worker`) opens the database: with WORKER_SQLITE_CACHE_MB
  * as its SQLite page cache. A worker's big reads are scans (list calculations, file writing) that
  * the operating system's page cache serves as well, and SQLite's sorter may use as much memory
- * again as the page cache; the API's 64 MB cache is for its many small lookups. On the 1M-site
- * lists bench, 64 MB kept the worker's RSS above 250 MB from its start-up scans onwards.
+ * again as the page cache; the API's larger cache is for its many small lookups, and kept a
+ * worker's memory high from its start-up scans onwards (docs/performance.md).
  */
 export function workerOpenOptions(config: {
   MIGRATE_ON_START: boolean;

@@ -8,8 +8,8 @@ import type { ListStatementWriter, SqlStatement } from './lead-list-calculator.r
  * share-lock every row it reads, holding up crawls writing to the index meanwhile).
  *
  * The list's row is share-locked once and the foreign key of lead_list_sites is not checked row by
- * row: InnoDB's check looks the list up and share-locks it again for every row inserted, 2.3 of the
- * 9.6 s that 1.5 million rows of a category list took (1M-site bench). The lock held to the commit
+ * row, because InnoDB's check looks the list up and share-locks it again for every row inserted (a
+ * quarter of a large list's time: docs/performance.md). The lock held to the commit
  * keeps what the check guaranteed: the list cannot be removed meanwhile (its removal waits, then
  * cascades to these rows), and a list already gone gets no rows.
  */

@@ -12,9 +12,9 @@ export interface SqlSession {
 
 /**
  * Prepared statements on the drivers themselves, for the few statements every request runs (key
- * lookup, stored-site reads, the metering batch). A CPU profile of a stored lookup put TypeORM's
- * query building and result mapping at ~20-28% of the process; these statements skip it. Everything
- * else keeps using TypeORM.
+ * lookup, stored-site reads, the metering batch), because TypeORM's query building and result
+ * mapping were a large share of a stored lookup's CPU (docs/performance.md). Everything else keeps
+ * using TypeORM.
  *
  * SQLite: better-sqlite3's one connection, statements prepared once and cached; a transaction here
  * takes its turn in Database's transaction queue (so it never runs inside a TypeORM transaction on
