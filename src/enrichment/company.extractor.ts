@@ -1,3 +1,4 @@
+import { withoutCopyrightMarks } from './copyright';
 import { siteCopyright } from './meta.extractor';
 import { cleanText, LIMITS, nonEmpty } from './limits';
 import {
@@ -129,7 +130,8 @@ export function extractCompany(context: SiteContext): CompanySet {
     siteCopyright(context)?.holder ??
     titleCompany(context) ??
     domainCompany(context);
-  if (inferred) out.inferredCompanyName = inferred;
+  const inferredName = inferred && withoutCopyrightMarks(inferred);
+  if (inferredName) out.inferredCompanyName = inferredName;
 
   const industry =
     cleanText(firstText(props, 'industry'), 120) ??

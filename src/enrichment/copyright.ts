@@ -49,3 +49,21 @@ export function findCopyright(text: string, now = new Date()): CopyrightFacts | 
   }
   return undefined;
 }
+
+/** Copyright marks, years and year ranges where a name begins or ends ("© 2019–2026", "Copyright (c)"). */
+const LEADING_MARKS =
+  /^(?:(?:©|\(c\)|&copy;|copyright\b|(?:19|20)\d\d\b(?:\s*(?:[-–—]|to|bis)\s*(?:(?:19|20)\d\d|present|heute)\b)?)[\s.,;:]*)+(?:(?:by|von|par)\s+)?/i;
+const TRAILING_MARKS = /(?:[\s.,;:]*(?:©|\(c\)|&copy;|copyright\b|(?:19|20)\d\d\b))+[\s.,;:]*$/i;
+const ANY_MARK = /©|\(c\)|&copy;|\bcopyright\b/i;
+
+/**
+ * A company name without the copyright notice around it ("© 2026 Acme GmbH" → "Acme GmbH"): an
+ * imprint line, a title segment or a footer often carries the mark and the year with the name.
+ * A name without a mark is left as it is ("2020 Solutions Ltd" keeps its year). Undefined when
+ * nothing but the notice is left.
+ */
+export function withoutCopyrightMarks(name: string): string | undefined {
+  if (!ANY_MARK.test(name)) return name;
+  const bare = name.replace(LEADING_MARKS, '').replace(TRAILING_MARKS, '').trim();
+  return /\p{L}/u.test(bare) ? bare : undefined;
+}

@@ -156,7 +156,7 @@ export class PayloadTooLargeError extends AppError {
 
 /** An outbound target (crawl URL, callback URL) is refused by the private-address guard. */
 export class TargetForbiddenError extends AppError {
-  constructor(message: string) {
-    super('TARGET_FORBIDDEN', message);
+  constructor(message: string, parameter?: string) {
+    super('TARGET_FORBIDDEN', message, parameter ? { parameter } : {});
   }
 }

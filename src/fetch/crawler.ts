@@ -138,7 +138,7 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
       const url = normaliseCrawlUrl(link);
       if (seen.has(url) || !isSameCrawlHost(new URL(url).hostname, new URL(siteUrl).hostname)) return false;
       if (looksLikeNonHtml(url)) return false;
-      if (robots?.isDisallowed(url, userAgent) === true) {
+      if (siteFacts!.robotsUnreachable || robots?.isDisallowed(url, userAgent) === true) {
         disallowed++;
         seen.add(url);
         return false;

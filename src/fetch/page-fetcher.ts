@@ -18,6 +18,8 @@ import type { PageMemory, RememberedPage } from './page-memory';
 export interface SiteFacts {
   /** robots.txt body, when the site has one. */
   robots?: string;
+  /** robots.txt could not be read (network failure, timeout, 5xx): a crawl keeps to its start page. */
+  robotsUnreachable?: boolean;
   dns: DnsFacts;
 }
 
@@ -260,7 +262,7 @@ export async function fetchSiteFacts(
       timeoutMs: options.dnsTimeoutMs,
     }),
   ]);
-  return { robots, dns };
+  return { robots: robots.body, ...(robots.unreachable ? { robotsUnreachable: true } : {}), dns };
 }
 
 /**

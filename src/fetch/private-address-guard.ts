@@ -153,17 +153,41 @@ export async function assertPublicUrl(
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : await (options.lookup ?? systemLookup)(host).catch(() => []);
   if (addresses.length === 0)
-    throw new TargetForbiddenError(`${parameter}: the host ${host} does not resolve`);
+    throw new TargetForbiddenError(`${parameter}: the host ${host} does not resolve`, parameter);
   const refused = addresses.find(isPrivateAddress);
   if (refused !== undefined) {
-    throw new TargetForbiddenError(`${parameter}: ${describeRefusal(host, refused)}`);
+    throw new TargetForbiddenError(`${parameter}: ${describeRefusal(host, refused)}`, parameter);
   }
   return parsed;
 }
 
+/**
+ * The early check of a URL the service is about to fetch (an analysis, a crawl, a lookup that
+ * indexes the site): refused at once, before anything is charged or queued, when its host is or
+ * resolves to a private address. A host that does not resolve now is left to the fetch, which
+ * reports it as the target's failure (it may resolve by the time a job runs; DNS may be down only
+ * for a moment). Like assertPublicUrl, not the security boundary: the guarded agent is.
+ */
+export async function assertFetchableUrl(
+  url: string,
+  options: UrlGuardOptions = {},
+  parameter = 'url',
+): Promise<void> {
+  if (options.allowPrivateTargets) return;
+  const host = parseOutboundUrl(url, parameter).hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [host] : await (options.lookup ?? systemLookup)(host).catch(() => []);
+  const refused = addresses.find(isPrivateAddress);
+  if (refused !== undefined) {
+    throw new TargetForbiddenError(`${parameter}: ${describeRefusal(host, refused)}`, parameter);
+  }
+}
+
+/** Why a target is refused, and the setting that would allow it (a newcomer trying localhost). */
 export function describeRefusal(host: string, address: string): string {
   const shown = isIPv6(address) ? `[${address}]` : address;
-  return host === address || `[${host}]` === shown
-    ? `the address ${shown} is private, loopback, link-local or reserved`
-    : `${host} resolves to ${shown}, a private, loopback, link-local or reserved address`;
+  const why =
+    host === address || `[${host}]` === shown
+      ? `the address ${shown} is private, loopback, link-local or reserved`
+      : `${host} resolves to ${shown}, a private, loopback, link-local or reserved address`;
+  return `${why} (ALLOW_PRIVATE_TARGETS=true allows such targets, for local development)`;
 }

@@ -6,6 +6,7 @@ import { GraphQLSchema } from 'graphql';
 import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
 import { buildContext, GraphQLContext } from '../resolvers/context';
 import { createFacadeHandler } from '../rest-facade/facade-router';
+import { requestOrigin } from '../rest-facade/request-origin';
 import { buildOpenApiDocument, renderOpenApiYaml } from '../rest-facade/openapi';
 import { ROUTE_TABLE } from '../rest-facade/route-table';
 import { DatasetOrderShape } from '../services/datasets/datasets.contract';
@@ -38,6 +39,8 @@ export async function createApp(
   // included, and would answer 304 to a request that was charged. Answers that can be revalidated
   // set their own (the catalogue routes, the OpenAPI document).
   app.set('etag', false);
+  // Behind a reverse proxy (TRUST_PROXY) req.ip is the address that proxy saw: one hop trusted.
+  app.set('trust proxy', services.config.TRUST_PROXY ? 1 : false);
   const before = [requestIdMiddleware, requestMetricsMiddleware(services, ROUTE_TABLE)];
   if (services.config.CORS_ORIGINS.length > 0) before.push(corsOf(services.config));
   for (const middleware of before) app.use(middleware);
@@ -86,7 +89,13 @@ export async function createApp(
     '/graphql',
     expressMiddleware(apollo, {
       context: async ({ req, res }) =>
-        buildContext(services, req.get('x-api-key'), res.locals.requestId as string, req.ip ?? ''),
+        buildContext(
+          services,
+          req.get('x-api-key'),
+          res.locals.requestId as string,
+          req.ip ?? '',
+          requestOrigin(req, services.config.TRUST_PROXY),
+        ),
     }),
   );
 

@@ -11,6 +11,7 @@ import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { buildContext, GraphQLContext } from '../resolvers/context';
+import { clientAddress, requestOrigin } from '../rest-facade/request-origin';
 import { documentLimitsOf, parseWithinLimits } from './document-limits';
 import { formatGraphQLError } from './format-error';
 import { introspectionPolicyPlugin, webSocketValidation } from './introspection-policy';
@@ -115,7 +116,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
     }
     wsServer.handleUpgrade(request, socket, head, (ws) => {
       // Past the address's cap the socket is closed (1008) before graphql-ws ever sees it.
-      if (sessions.admit(ws, request.socket.remoteAddress ?? '')) wsServer.emit('connection', ws, request);
+      if (sessions.admit(ws, clientAddress(request, config.TRUST_PROXY)))
+        wsServer.emit('connection', ws, request);
     });
   });
   // A revocation ends the key's sessions as soon as this process learns of it: an apiKeyRevoked
@@ -146,7 +148,8 @@ export async function startHttpServer(services: Services, schema: GraphQLSchema)
           services,
           key,
           randomUUID(),
-          ctx.extra.request.socket.remoteAddress ?? '',
+          clientAddress(ctx.extra.request, config.TRUST_PROXY),
+          requestOrigin(ctx.extra.request, config.TRUST_PROXY),
         );
         if (!context.caller) return false;
         // Past the key's cap the socket is closed (1008); graphql-ws' own close (4403) then does nothing.

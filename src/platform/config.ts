@@ -59,6 +59,9 @@ const schema = z.object({
   RETENTION_BATCH_SIZE: int(500, 1, 10_000),
   RETENTION_INTERVAL_SECONDS: int(3600, 1, 86_400),
   PUBLIC_BASE_URL: z.url().optional(),
+  // A reverse proxy in front that sets X-Forwarded-Proto and X-Forwarded-Host: download links are
+  // then made from them (when PUBLIC_BASE_URL is unset). Off, a client could name any host.
+  TRUST_PROXY: bool(false),
   DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   DEMO_DAILY_REQUESTS: int(10, 1, 1_000_000),
   PLANS_FILE: z

@@ -29,6 +29,11 @@ export interface GraphQLContext {
   requestId: string;
   /** The client's address (the public catalogue is limited per address). */
   clientIp: string;
+  /**
+   * The origin the client reached the service at (scheme://host[:port], see requestOrigin): the
+   * download links of an answer start with it when PUBLIC_BASE_URL is unset.
+   */
+  origin: string;
   services: Services;
   loaders: Loaders;
   /**
@@ -57,6 +62,7 @@ export async function buildContext(
   apiKey: string | undefined,
   requestId: string,
   clientIp = '',
+  origin = '',
 ): Promise<GraphQLContext> {
   // Guessing keys is throttled per client address: past the limit no key from it is looked at.
   const failures = failedAuthLimiterFor(services);
@@ -67,6 +73,7 @@ export async function buildContext(
       services,
       requestId,
       clientIp,
+      origin,
       { principal, requestId, meter: newMeter() },
       null,
     );
@@ -77,7 +84,7 @@ export async function buildContext(
       // Never the key itself, not even part of it.
       logger.warn({ module: 'auth', requestId, clientIp, reason: error.message }, 'API key refused');
     }
-    return new RequestContext(services, requestId, clientIp, null, error);
+    return new RequestContext(services, requestId, clientIp, origin, null, error);
   }
 }
 
@@ -95,6 +102,7 @@ export class RequestContext implements GraphQLContext {
     readonly services: Services,
     readonly requestId: string,
     readonly clientIp: string,
+    readonly origin: string,
     readonly caller: Caller | null,
     readonly authError: AppError | null,
   ) {}

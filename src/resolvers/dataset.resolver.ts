@@ -36,7 +36,7 @@ export class DatasetResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('input', () => DatasetQuoteInput) input: object,
   ): Promise<DatasetQuotedType> {
-    return ctx.services.datasets.quote(requireCaller(ctx), input);
+    return ctx.services.datasets.quote(requireCaller(ctx), input, ctx.origin);
   }
 
   @Mutation(() => DatasetConfirmedType, {
@@ -54,7 +54,7 @@ export class DatasetResolver {
   @Query(() => [DatasetOrderType], { description: 'The dataset orders of the account, newest first' })
   @RateLimited('account')
   async datasetOrders(@Ctx() ctx: GraphQLContext): Promise<DatasetOrderType[]> {
-    return (await ctx.services.datasets.orders(requireCaller(ctx))).map(toGraphQL);
+    return (await ctx.services.datasets.orders(requireCaller(ctx), ctx.origin)).map(toGraphQL);
   }
 
   @Query(() => DatasetOrderType, { description: 'One dataset order' })
@@ -64,7 +64,7 @@ export class DatasetResolver {
     @Args(() => OrderRefArgs) args: object,
   ): Promise<DatasetOrderType> {
     const { orderRef } = parseRequest(OrderRefRequest, args);
-    return toGraphQL(await ctx.services.datasets.order(requireCaller(ctx), orderRef));
+    return toGraphQL(await ctx.services.datasets.order(requireCaller(ctx), orderRef, ctx.origin));
   }
 
   @Subscription(() => DatasetOrderType, {

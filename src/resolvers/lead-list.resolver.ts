@@ -35,7 +35,7 @@ export class LeadListResolver {
   @Query(() => LeadListType, { description: 'GET /v2/lists/{id}: one list, full form' })
   @RateLimited('lists')
   async list(@Ctx() ctx: GraphQLContext, @Args(() => ListIdArgs) args: object): Promise<LeadListType> {
-    return ctx.services.lists.get(requireCaller(ctx), parseRequest(ListIdRequest, args).id);
+    return ctx.services.lists.get(requireCaller(ctx), parseRequest(ListIdRequest, args).id, ctx.origin);
   }
 
   @Mutation(() => ListCreatedType, {
@@ -48,7 +48,7 @@ export class LeadListResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('input', () => ListCreateInput) input: object,
   ): Promise<ListCreatedType> {
-    return ctx.services.lists.create(requireCaller(ctx), input);
+    return ctx.services.lists.create(requireCaller(ctx), input, ctx.origin);
   }
 
   @Mutation(() => ListFinalizedType, {
@@ -61,7 +61,7 @@ export class LeadListResolver {
     @Args(() => FinalizeListArgs) args: object,
   ): Promise<ListFinalizedType> {
     const { id, spendCredits } = parseRequest(FinalizeListRequest, args);
-    return ctx.services.lists.finalize(requireCaller(ctx), id, spendCredits);
+    return ctx.services.lists.finalize(requireCaller(ctx), id, spendCredits, ctx.origin);
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /v2/lists/{id}: deletes the list and its files' })

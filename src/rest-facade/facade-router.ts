@@ -5,6 +5,7 @@ import { guardOf } from '../resolvers/guards';
 import { publicRateLimiterFor } from '../services/platform/public-rate-limiter';
 import type { Services } from '../services/services';
 import { sendError } from './error-response';
+import { requestOrigin } from './request-origin';
 import { paramsOf, readParams, restNamed, type RouteParam } from './params';
 import type { AnyRoute, ResolverClass, RouteAnswer } from './route';
 import { MatchResult, RouteMatcher } from './route-matcher';
@@ -45,6 +46,7 @@ export function createFacadeHandler(services: Services, routes: readonly AnyRout
     });
   }
   const prefix = services.config.HEADER_PREFIX;
+  const trustProxy = services.config.TRUST_PROXY;
   // Answers of cacheable routes, rendered once per entity tag: the catalogue's 7,500 technologies
   // are presented and serialised again only when the tag changes.
   const rendered = new Map<string, { etag: string; status: number; json: string }>();
@@ -58,7 +60,13 @@ export function createFacadeHandler(services: Services, routes: readonly AnyRout
       const entry = prepared.get(match.route)!;
       const { route } = entry;
       params = entry.params;
-      const context = await buildContext(services, req.get('x-api-key'), requestId, req.ip ?? '');
+      const context = await buildContext(
+        services,
+        req.get('x-api-key'),
+        requestId,
+        req.ip ?? '',
+        requestOrigin(req, trustProxy),
+      );
       if (!entry.public && !context.caller) throw context.authError!;
       const values = readParams(
         route,

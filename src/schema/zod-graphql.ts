@@ -15,13 +15,19 @@ type GraphQLTypeRef = unknown;
 const enums = new Map<string, object>();
 const inputs = new Map<string, Constructor>();
 
-/** The GraphQL enum of a choice field: upper-case names for the schema's values (`always` → ALWAYS). */
+/** A value that spelt in upper case is a GraphQL name (letters, digits, `_`; not a digit first). */
+const NAMEABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The GraphQL enum of a choice field: upper-case names for the schema's values (`always` →
+ * ALWAYS). Choices that are not names (`=`, `>=`, `<=`) stay a String, which the request schema
+ * then checks with its own message: a made-up name would be a spelling no client knows.
+ */
 function enumOf(values: readonly string[], name: string, description: string): object {
+  if (!values.every((value) => NAMEABLE.test(value))) return String;
   let made = enums.get(name);
   if (!made) {
-    made = Object.fromEntries(
-      values.map((value) => [value.toUpperCase().replace(/[^A-Z0-9]+/g, '_'), value]),
-    );
+    made = Object.fromEntries(values.map((value) => [value.toUpperCase(), value]));
     registerEnumType(made, { name, description });
     enums.set(name, made);
   }

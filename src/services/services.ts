@@ -39,10 +39,12 @@ import { LookupV2Service } from './lookup/lookup-v2.service';
 import { DatasetService } from './datasets/dataset.service';
 import { LeadListService } from './lists/lead-list.service';
 import { StoredSiteReader } from './lookup/stored-site-reader';
+import { StoredSiteRepository } from '../storage/stored-site.repository';
 import { Mailer } from './platform/mailer';
 import { DatabasePaymentProvider } from './datasets/payment-provider';
 import { TrafficRankService } from './site-index/traffic-rank.service';
 import { FreshnessService } from './site-index/freshness.service';
+import { OperatorImportService } from './site-index/operator-import.service';
 import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip-database';
@@ -105,6 +107,7 @@ export interface Services {
   trafficRanks: TrafficRankService;
   /** Bulk import of ranked domain lists (`npm run admin -- sites:import`). */
   siteImport: SiteImportService;
+  operatorImport: OperatorImportService;
   /** Re-analysis of stale sites (the worker runs it every minute). */
   freshness: FreshnessService;
   /** Prometheus metrics of this process (served at /metrics when METRICS_TOKEN is set). */
@@ -234,7 +237,7 @@ export async function buildServices(
     metrics,
     renderer,
   );
-  const storedSites = new StoredSiteReader(db, siteIndex, engine.fingerprints);
+  const storedSites = new StoredSiteReader(new StoredSiteRepository(db), siteIndex, engine.fingerprints);
   const analysis = new AnalysisService(
     db,
     analyzer,
@@ -244,11 +247,16 @@ export async function buildServices(
     queue,
     credits,
     storedSites,
+    {
+      allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
+    },
   );
   const lookupV2 = new LookupV2Service(analysis, analyzer, storedSites, metering, callbacks);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(emailVerifier, metering);
   const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
+  const siteImport = new SiteImportService(db, queue);
   const lists = new LeadListService(
     db,
     queue,
@@ -297,7 +305,13 @@ export async function buildServices(
     storedSites,
     lookupV2,
     trafficRanks: new TrafficRankService(db),
-    siteImport: new SiteImportService(db, queue),
+    siteImport,
+    operatorImport: new OperatorImportService(siteImport, {
+      operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
+      maxBytes: config.IMPORT_MAX_BYTES,
+      urlHosts: config.IMPORT_URL_HOSTS,
+      fetch: fetchOptionsOf(config),
+    }),
     freshness: new FreshnessService(db, queue, {
       recrawlAfterDays: config.RECRAWL_AFTER_DAYS,
       perRun: config.RECRAWL_PER_MINUTE,

@@ -6,6 +6,7 @@ import { LeadListEntity, type ListStatus } from './entities/lead-list.entity';
 export interface ListSiteRow {
   site_id: number;
   hostname: string;
+  scheme: string | null;
   domain: string;
   tld: string;
   is_subdomain: number | boolean;
@@ -114,7 +115,7 @@ export class LeadListRepository {
       ? 'ls.version AS version, ls.first_detected AS st_first, ls.last_detected AS st_confirmed'
       : 'st.version AS version, st.first_seen_at AS st_first, st.confirmed_at AS st_confirmed';
     return this.db.query<ListSiteRow[]>(
-      `SELECT ls.site_id AS site_id, s.hostname AS hostname, s.domain AS domain, s.tld AS tld,
+      `SELECT ls.site_id AS site_id, s.hostname AS hostname, s.scheme AS scheme, s.domain AS domain, s.tld AS tld,
               s.is_subdomain AS is_subdomain, ${tech}, s.traffic_rank AS traffic_rank, s.country AS country,
               s.language AS language, s.industry AS industry, s.company_size AS company_size,
               s.first_seen_at AS first_seen_at, s.last_analyzed_at AS last_analyzed_at,
@@ -166,7 +167,7 @@ export class LeadListRepository {
     for (let i = 0; i < ids.length; i += SITES_PER_READ) {
       const part = ids.slice(i, i + SITES_PER_READ);
       const rows = await this.db.query<ListSiteRow[]>(
-        `SELECT s.id AS site_id, s.hostname AS hostname, s.domain AS domain, s.tld AS tld,
+        `SELECT s.id AS site_id, s.hostname AS hostname, s.scheme AS scheme, s.domain AS domain, s.tld AS tld,
                 s.is_subdomain AS is_subdomain, '' AS version, NULL AS st_first, NULL AS st_confirmed,
                 s.traffic_rank AS traffic_rank, s.country AS country, s.language AS language,
                 s.industry AS industry, s.company_size AS company_size, s.first_seen_at AS first_seen_at,

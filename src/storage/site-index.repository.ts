@@ -40,6 +40,8 @@ export interface SiteAnalysis {
   language: string | null;
   title: string | null;
   languageCount: number;
+  /** The scheme the site answered on. */
+  scheme: 'http' | 'https';
   /** Page views recorded by the analysis, added to the site's hits. */
   pages: number;
   at: Date;
@@ -110,6 +112,7 @@ export class SiteIndexRepository {
         language: analysis.language,
         title: analysis.title,
         languageCount: analysis.languageCount,
+        scheme: analysis.scheme,
         hits: () => `hits + ${analysis.pages}`,
         lastAnalyzedAt: analysis.at,
         crawlAttemptedAt: analysis.at,

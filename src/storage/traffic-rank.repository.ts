@@ -81,14 +81,14 @@ export class TrafficRankRepository {
       .execute();
   }
 
-  /** The index's sites with these hostnames. */
-  sitesByHostname(
-    m: EntityManager,
-    hostnames: readonly string[],
-  ): Promise<Pick<SiteEntity, 'id' | 'hostname'>[]> {
+  /**
+   * The index's sites that are these registrable domains themselves, on any port (example.com,
+   * www.example.com and example.com:8080 are sites of example.com; blog.example.com is a subdomain).
+   */
+  domainSites(m: EntityManager, domains: readonly string[]): Promise<Pick<SiteEntity, 'id' | 'domain'>[]> {
     return m.find(SiteEntity, {
-      where: { hostname: In([...hostnames]) },
-      select: { id: true, hostname: true },
+      where: { domain: In([...domains]), isSubdomain: false },
+      select: { id: true, domain: true },
     });
   }
 

@@ -2,6 +2,7 @@ import { DENOISE_THRESHOLD } from '../../detection';
 import { ValidationError } from '../../errors';
 import { JobKinds } from '../../jobs/job-kinds';
 import { JobQueue } from '../../jobs/job-queue';
+import { assertFetchableUrl, UrlGuardOptions } from '../../fetch/private-address-guard';
 import { Database } from '../../storage/database';
 import { CREDIT_PRICES } from '../../plans/credit-prices';
 import type { DetectedTechnology, SkippedTechnology } from '../../detection';
@@ -91,10 +92,22 @@ export class AnalysisService {
     private readonly queue: JobQueue,
     private readonly credits: CreditService,
     private readonly reader: StoredSiteReader,
+    /** ALLOW_PRIVATE_TARGETS and the DNS_SERVERS resolver: which targets are refused at once. */
+    private readonly targets: UrlGuardOptions,
   ) {}
+
+  /**
+   * Refuses a request whose target is private (400 TARGET_FORBIDDEN naming `parameter`) before it
+   * is charged, counted or queued: every endpoint that fetches a site answers a refused target the
+   * same way, instead of a 202 refunded later or an error type that blames the target.
+   */
+  async assertFetchable(urls: readonly string[], parameter: string): Promise<void> {
+    for (const url of urls) await assertFetchableUrl(url, this.targets, parameter);
+  }
 
   /** GET /analyze/v1/: one page, now. A failure is a normal answer (status error), counted but not charged. */
   async analyzeV1(caller: Caller, url: string, render?: RenderMode): Promise<UrlOutcome> {
+    await this.assertFetchable([url], 'url');
     const price = CREDIT_PRICES.analyze;
     return this.metering.run(
       caller,
@@ -126,6 +139,7 @@ export class AnalysisService {
     }
     // recursive=false is synchronous (the spec: no callback is needed); a callback_url given anyway
     // is not used. Recursive requests are answered by callback.
+    await this.assertFetchable(urls, 'urls');
     if (input.recursive && input.callbackUrl) {
       const callbackUrl = await this.callbacks.validateUrl(input.callbackUrl);
       const price = prices.crawl;
@@ -186,6 +200,7 @@ export class AnalysisService {
 
   /** GET /crawl/v1/: accepted now (202), crawled by a job, result POSTed to the callback. */
   async crawlV1(caller: Caller, url: string, callbackUrl: string): Promise<void> {
+    await this.assertFetchable([url], 'url');
     const valid = await this.callbacks.validateUrl(callbackUrl);
     const price = CREDIT_PRICES.crawlV1;
     await this.metering.run(
@@ -231,6 +246,8 @@ export class AnalysisService {
         () => Promise.resolve(months ? { kind: 'found', months } : { kind: 'not-found', url }),
       );
     }
+    // Only a lookup that indexes the site fetches it: a stored answer or a 404 reads the index.
+    await this.assertFetchable([url], 'url');
     return this.metering.run<LookupOutcome>(
       caller,
       // The 202's price is charged with its job (see enqueueAnalyses).

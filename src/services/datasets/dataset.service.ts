@@ -72,8 +72,12 @@ export class DatasetService {
     this.orderRows = new DatasetRepository(db);
   }
 
-  /** `args`: the request as a transport received it, parsed here with DatasetQuoteRequest. */
-  async quote(caller: Caller, args: object, now = new Date()): Promise<{ orderRef: string }> {
+  /**
+   * `args`: the request as a transport received it, parsed here with DatasetQuoteRequest.
+   * `origin`: the origin the request reached the service at, kept with the order for the download
+   * link of its later callbacks, emails and events (see LeadListFiles.url).
+   */
+  async quote(caller: Caller, args: object, origin: string, now = new Date()): Promise<{ orderRef: string }> {
     if (caller.principal.isDemo)
       throw new ForbiddenError('Datasets are sold to subscriptions, not to the demo key');
     const request = toDatasetRequest(parseRequest(DatasetQuoteRequest, args), this.fingerprints);
@@ -88,6 +92,7 @@ export class DatasetService {
         purpose: 'dataset',
         request: request.list,
         createdAt: now,
+        origin: origin || null,
       });
       await this.orderRows.insert(m, {
         orderRef,
@@ -106,6 +111,7 @@ export class DatasetService {
         paidAt: null,
         completedAt: null,
         changedAt: now,
+        origin: origin || null,
       });
       await this.queue.enqueue(m, JobKinds.datasetQuote, { orderRef } satisfies DatasetJobPayload, {
         uniqueKey: `dataset-quote:${orderRef}`,
@@ -153,14 +159,19 @@ export class DatasetService {
     return { orderStatus: 'paid' };
   }
 
-  async orders(caller: Caller): Promise<DatasetOrderView[]> {
+  /** `origin`: the origin the request reached the service at (the links start with it: LeadListFiles.url). */
+  async orders(caller: Caller, origin: string): Promise<DatasetOrderView[]> {
     const orders = await this.orderRows.ofAccount(caller.principal.accountId);
-    return orders.map((o) => this.view(o));
+    return orders.map((o) => this.view(o, origin));
   }
 
-  async order(caller: Caller, orderRef: string): Promise<DatasetOrderView & { error: string | null }> {
+  async order(
+    caller: Caller,
+    orderRef: string,
+    origin: string,
+  ): Promise<DatasetOrderView & { error: string | null }> {
     const order = await this.owned(caller.principal.accountId, orderRef);
-    return { ...this.view(order), error: order.error };
+    return { ...this.view(order, origin), error: order.error };
   }
 
   /** The quote job: the websites as the order's lead list, the price, then the first callback. */
@@ -268,7 +279,11 @@ export class DatasetService {
     return list;
   }
 
-  view(order: DatasetOrderEntity): DatasetOrderView {
+  /**
+   * The published order. `origin`: where the download link starts (under PUBLIC_BASE_URL when set);
+   * without a request at hand (callbacks, emails, events) the origin the order was quoted at.
+   */
+  view(order: DatasetOrderEntity, origin: string | null = order.origin): DatasetOrderView {
     const { subset, ...query } = JSON.parse(order.query) as DatasetQuery;
     const counts = order.counts ? (JSON.parse(order.counts) as Record<string, number>) : {};
     const amount = Number(order.amount);
@@ -280,7 +295,9 @@ export class DatasetService {
       currency: order.currency,
       records: { counts, subset },
       query,
-      dataset: { url: order.status === 'complete' ? this.lists.files.url(order.listId, 'full.zip') : null },
+      dataset: {
+        url: order.status === 'complete' ? this.lists.files.url(order.listId, 'full.zip', origin) : null,
+      },
     };
   }
 }

@@ -276,7 +276,8 @@ export class LeadListFiles {
     languages: string[],
   ): Record<string, unknown> {
     const record: Record<string, unknown> = {
-      url: `https://${row.hostname}/`,
+      // Sites are keyed without their scheme: the one they last answered on (https before it was kept).
+      url: `${row.scheme ?? 'https'}://${row.hostname}/`,
       hostname: row.hostname,
       domain: row.domain,
       tld: row.tld,
@@ -336,11 +337,16 @@ export class LeadListFiles {
     return createHmac('sha256', this.secret()).update(`${listId}\n${file}\n${expires}`).digest('hex');
   }
 
-  /** A link valid for LISTS_URL_TTL_SECONDS; absolute when PUBLIC_BASE_URL is set, else a path. */
-  url(listId: string, file: ListFile, now = Date.now()): string {
+  /**
+   * A link valid for LISTS_URL_TTL_SECONDS, absolute as the commercial API's: under PUBLIC_BASE_URL
+   * when set, else under `origin` (the origin the request asking for it, or the one that created
+   * the list, reached the service at). A path only for a list made before origins were kept.
+   */
+  url(listId: string, file: ListFile, origin: string | null, now = Date.now()): string {
     const expires = Math.floor(now / 1000) + this.options.ttlSeconds;
     const path = `/v2/lists/${listId}/files/${file}?expires=${expires}&signature=${this.signature(listId, file, expires)}`;
-    return this.options.publicBaseUrl ? this.options.publicBaseUrl.replace(/\/+$/, '') + path : path;
+    const base = this.options.publicBaseUrl ?? origin;
+    return base ? base.replace(/\/+$/, '') + path : path;
   }
 
   /** Whether a link's signature and expiry hold. */

@@ -122,7 +122,9 @@ function countsOf(json: string | null): Record<string, number> {
 /** A new list row, Calculating (a customer's list, or the websites of a dataset order). */
 export async function insertCalculatingList(
   m: EntityManager,
-  list: Pick<LeadListEntity, 'id' | 'accountId' | 'purpose' | 'createdAt'> & { request: ListRequest },
+  list: Pick<LeadListEntity, 'id' | 'accountId' | 'purpose' | 'createdAt' | 'origin'> & {
+    request: ListRequest;
+  },
 ): Promise<void> {
   await m.insert(LeadListEntity, {
     ...list,
@@ -174,8 +176,17 @@ export class LeadListService {
     });
   }
 
-  /** `args`: the request as a transport received it; parsed here, after the plan check, with ListCreateRequest. */
-  async create(caller: Caller, args: object, now = new Date()): Promise<{ id: string; status: ListStatus }> {
+  /**
+   * `args`: the request as a transport received it; parsed here, after the plan check, with
+   * ListCreateRequest. `origin`: the origin the request reached the service at, kept with the list
+   * for the links of its callback and events (see LeadListFiles.url).
+   */
+  async create(
+    caller: Caller,
+    args: object,
+    origin: string,
+    now = new Date(),
+  ): Promise<{ id: string; status: ListStatus }> {
     requireFeature(caller.principal, 'lists', this.plans);
     const request = toListRequest(parseRequest(ListCreateRequest, args));
     const accountId = caller.principal.accountId;
@@ -207,7 +218,14 @@ export class LeadListService {
           `Lists: at most ${this.config.LISTS_CONCURRENT_LIMIT} lists may be Calculating at once`,
           10,
         );
-      await insertCalculatingList(m, { id, accountId, purpose: 'list', request, createdAt: now });
+      await insertCalculatingList(m, {
+        id,
+        accountId,
+        purpose: 'list',
+        request,
+        createdAt: now,
+        origin: origin || null,
+      });
       await this.queue.enqueue(m, JobKinds.leadList, { listId: id } satisfies ListJobPayload, {
         uniqueKey: `list:${id}`,
         maxAttempts: this.config.LISTS_JOB_ATTEMPTS,
@@ -225,7 +243,8 @@ export class LeadListService {
     return lists.map((list) => this.summary(list));
   }
 
-  async get(caller: Caller, id: string): Promise<ListView> {
+  /** `origin`: the origin the request reached the service at (the links start with it: LeadListFiles.url). */
+  async get(caller: Caller, id: string, origin: string): Promise<ListView> {
     requireFeature(caller.principal, 'lists', this.plans);
     const list = await this.owned(caller.principal.accountId, id);
     const request = JSON.parse(list.request) as ListRequest;
@@ -234,13 +253,14 @@ export class LeadListService {
           where: { id: request.baseListId, accountId: list.accountId },
         })
       : null;
-    return this.view(list, base);
+    return this.view(list, base, origin);
   }
 
   async finalize(
     caller: Caller,
     id: string,
     spendCredits: number,
+    origin: string,
   ): Promise<{ id: string; status: ListStatus; url: string }> {
     requireFeature(caller.principal, 'lists', this.plans);
     if (!Number.isSafeInteger(spendCredits) || spendCredits < 0)
@@ -264,7 +284,7 @@ export class LeadListService {
     });
     if (list.totalCredits > 0)
       this.credits.announce(accountId, remaining, -list.totalCredits, `POST /v2/lists/${id}`);
-    return { id, status: 'Complete', url: this.files.url(id, 'full.zip') };
+    return { id, status: 'Complete', url: this.files.url(id, 'full.zip', origin) };
   }
 
   async delete(caller: Caller, id: string): Promise<void> {
@@ -375,7 +395,8 @@ export class LeadListService {
     counts: ListCounts,
     error: string | null,
   ): Promise<void> {
-    const sampleUrl = status === 'Ready' ? this.files.url(list.id, 'sample.zip') : null;
+    // No request at hand (a worker): the links start with the origin the list was created at.
+    const sampleUrl = status === 'Ready' ? this.files.url(list.id, 'sample.zip', list.origin) : null;
     const event: ListReadyEvent = {
       accountId: list.accountId,
       id: list.id,
@@ -453,7 +474,7 @@ export class LeadListService {
               rows: Object.entries(countsOf(list.rows)).map(([slug, rows]) => ({ slug, rows })),
               setRows: Object.entries(countsOf(list.setRows)).map(([set, rows]) => ({ set, rows })),
               totalCredits: list.totalCredits,
-              sampleUrl: list.status === 'Ready' ? this.files.url(list.id, 'sample.zip') : null,
+              sampleUrl: list.status === 'Ready' ? this.files.url(list.id, 'sample.zip', list.origin) : null,
             });
           }
         })
@@ -562,7 +583,7 @@ export class LeadListService {
     };
   }
 
-  view(list: LeadListEntity, base: LeadListEntity | null): ListView {
+  view(list: LeadListEntity, base: LeadListEntity | null, origin: string | null): ListView {
     const r = JSON.parse(list.request) as ListRequest;
     const ready = list.status === 'Ready' || list.status === 'Complete';
     return {
@@ -593,8 +614,8 @@ export class LeadListService {
       callbackUrl: r.callbackUrl,
       format: r.format,
       totalCredits: list.totalCredits,
-      url: list.status === 'Complete' ? this.files.url(list.id, 'full.zip') : null,
-      sampleUrl: ready ? this.files.url(list.id, 'sample.zip') : null,
+      url: list.status === 'Complete' ? this.files.url(list.id, 'full.zip', origin) : null,
+      sampleUrl: ready ? this.files.url(list.id, 'sample.zip', origin) : null,
       rows: Object.entries(countsOf(list.rows)).map(([slug, rows]) => ({ slug, rows })),
       setRows: Object.entries(countsOf(list.setRows)).map(([set, rows]) => ({ set, rows })),
       websites: list.websites,

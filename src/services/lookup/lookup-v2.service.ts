@@ -61,6 +61,11 @@ export class LookupV2Service {
     const now = new Date();
     const plans = await this.plan([...new Set(input.urls)], input, now);
     const crawled = plans.filter((p) => p.action === 'crawl').map((p) => p.url);
+    // Answers read from the index fetch nothing; the URLs analysed or crawled are checked first.
+    await this.analysis.assertFetchable(
+      plans.filter((p) => p.action !== 'stored').map((p) => p.url),
+      'urls',
+    );
     let callbackUrl: string | undefined;
     if (crawled.length > 0) {
       if (!input.callbackUrl)

@@ -1,9 +1,7 @@
-import { Between, In } from 'typeorm';
-import { Database } from '../../storage/database';
-import { hydrate, rawSqlOf, RawSql } from '../../storage/raw-sql';
 import type { Fingerprints } from '../../detection';
 import { trafficLevelOf, type EnrichmentSet } from '../../enrichment';
-import { SiteEntity, SiteMonthTechnologyEntity, SiteTechnologyEntity } from '../../storage/entities';
+import type { SiteEntity } from '../../storage/entities';
+import type { StoredSiteRepository } from '../../storage/stored-site.repository';
 import { EnrichmentFields, flattenSets } from '../analysis/enrichment-fields';
 import { eventsOf, parseList, SiteIndexService } from '../site-index/site-index.service';
 import { siteKeyOf } from '../site-index/site-key';
@@ -71,7 +69,6 @@ export interface ReadOptions {
  * one source of Lookup v2, of Live/Crawl v2's `sets=`, and of their callbacks.
  */
 export class StoredSiteReader {
-  private readonly sql: RawSql;
   /**
    * Site id → its current technologies, each as stored and in its published form (frozen: shared
    * by every request, and lookup.contract.ts keeps each one's JSON text), under the version of
@@ -80,17 +77,15 @@ export class StoredSiteReader {
   private readonly current = new VersionedCache<number, CurrentTechnology[]>(TECHNOLOGY_CACHE_SITES);
 
   constructor(
-    private readonly db: Database,
-    private readonly index: SiteIndexService,
-    private readonly fingerprints: Fingerprints,
-  ) {
-    this.sql = rawSqlOf(db);
-  }
+    private readonly stored: StoredSiteRepository,
+    private readonly index: Pick<SiteIndexService, 'siteRows' | 'enrichmentOf'>,
+    private readonly fingerprints: Pick<Fingerprints, 'technologyBySlug'>,
+  ) {}
 
   /** The site of a URL (its host name without www.), or null when the index does not know it. */
   async site(url: string): Promise<SiteEntity | null> {
     const row = await this.index.siteRows.load(siteKeyOf(url).hostname);
-    return row ? hydrate(this.db, SiteEntity, row) : null;
+    return row ? this.stored.site(row) : null;
   }
 
   /** Whether the site's last analysis falls inside the window: else it counts as unseen. */
@@ -124,51 +119,32 @@ export class StoredSiteReader {
     // The published form carries the site's rank: a new rank is a new version too.
     const version = `${site.hits} ${site.lastAnalyzedAt.getTime()} ${site.trafficRank}`;
     return this.current.get(site.id, version, async () =>
-      // The request every stored Lookup v2 makes on a miss: a prepared statement, not the query builder.
-      (
-        await this.sql.all<Record<string, unknown>>(
-          'SELECT slug, name, versions, confidence, confirmed_at FROM site_technologies ' +
-            'WHERE site_id = ? ORDER BY confidence DESC, slug ASC',
-          [site.id],
-        )
-      )
-        .map((row) => hydrate(this.db, SiteTechnologyEntity, row))
-        .map((row) => {
-          const stored: StoredTechnology = {
-            slug: row.slug,
-            name: row.name,
-            versions: parseList(row.versions),
-            confidence: row.confidence,
-            confirmedAt: row.confirmedAt,
-          };
-          const technology = this.technology(
-            site,
-            stored.slug,
-            stored.name,
-            stored.versions,
-            stored.confidence,
-            stored.confirmedAt,
-          );
-          return { stored, technology: deepFreeze(technology) };
-        }),
+      (await this.stored.currentTechnologies(site.id)).map((row) => {
+        const stored: StoredTechnology = {
+          slug: row.slug,
+          name: row.name,
+          versions: parseList(row.versions),
+          confidence: row.confidence,
+          confirmedAt: row.confirmedAt,
+        };
+        const technology = this.technology(
+          site,
+          stored.slug,
+          stored.name,
+          stored.versions,
+          stored.confidence,
+          stored.confirmedAt,
+        );
+        return { stored, technology: deepFreeze(technology) };
+      }),
     );
   }
 
   /** The site's months inside the window, oldest first; a month's confirmedAt is its last moment (or the last confirmation, if earlier). */
   async months(site: SiteEntity, options: ReadOptions): Promise<LookupTechnologyMonth[]> {
     const { from, to } = windowBounds(options.window, options.now);
-    const rows = await this.db.manager.find(SiteMonthTechnologyEntity, {
-      where: { siteId: site.id, month: Between(monthOf(from), monthOf(to)) },
-      order: { month: 'ASC', confidence: 'DESC', slug: 'ASC' },
-    });
-    const current = new Map(
-      (
-        await this.db.manager.find(SiteTechnologyEntity, {
-          where: { siteId: site.id, slug: In([...new Set(rows.map((r) => r.slug))]) },
-          select: { slug: true, confirmedAt: true },
-        })
-      ).map((row) => [row.slug, row.confirmedAt]),
-    );
+    const rows = await this.stored.monthTechnologies(site.id, monthOf(from), monthOf(to));
+    const current = await this.stored.confirmedAt(site.id, [...new Set(rows.map((r) => r.slug))]);
     const months = new Map<string, LookupTechnology[]>();
     for (const row of rows) {
       if (row.confidence < options.minConfidence) continue;

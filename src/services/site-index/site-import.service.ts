@@ -4,7 +4,7 @@ import { TrafficRankRepository } from '../../storage/traffic-rank.repository';
 import { ValidationError } from '../../errors';
 import { JobKinds } from '../../jobs/job-kinds';
 import { JobQueue } from '../../jobs/job-queue';
-import { registrableDomainOf, siteKeyOf } from './site-key';
+import { registrableDomainOf } from './site-key';
 import { SeenDomains } from './seen-domains';
 import { siteIndexKey, type SiteIndexPayload } from '../subdomains/subdomain.service';
 
@@ -134,9 +134,10 @@ export class SiteImportService {
     const at = new Date();
     return this.db.transaction(async (m) => {
       await this.ranks.upsertDomainRanks(m, rows, options.format, at);
-      const rankOf = new Map(rows.map((row) => [siteKeyOf(`http://${row.domain}/`).hostname, row.rank]));
-      const sites = await this.ranks.sitesByHostname(m, [...rankOf.keys()]);
-      for (const site of sites) await this.ranks.setImportedRank(m, site.id, rankOf.get(site.hostname)!);
+      // A domain's rank goes to its sites on every port, so a list can be tried against a local site.
+      const rankOf = new Map(rows.map((row) => [row.domain, row.rank]));
+      const sites = await this.ranks.domainSites(m, [...rankOf.keys()]);
+      for (const site of sites) await this.ranks.setImportedRank(m, site.id, rankOf.get(site.domain)!);
       let queued = 0;
       if (options.crawl) {
         for (const { domain } of rows) {

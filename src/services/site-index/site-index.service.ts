@@ -269,8 +269,8 @@ export class SiteIndexService {
 
   private async insertSiteIfMissing(m: EntityManager, key: SiteKey, at: Date): Promise<void> {
     if (await this.index.siteExists(m, key.hostname)) return;
-    // A domain of an imported ranked list takes its rank along when it is first analysed.
-    const rank = key.isSubdomain ? null : await this.index.importedRank(m, key.hostname);
+    // A domain of an imported ranked list takes its rank along when it is first analysed, on any port.
+    const rank = key.isSubdomain ? null : await this.index.importedRank(m, key.domain);
     await this.index.insertSiteIfMissing(m, {
       hostname: key.hostname,
       domain: key.domain,
@@ -308,6 +308,7 @@ export class SiteIndexService {
       language,
       title,
       languageCount: languages.length,
+      scheme: new URL(observation.url).protocol === 'http:' ? 'http' : 'https',
       pages: observation.pages.length,
       at,
     });

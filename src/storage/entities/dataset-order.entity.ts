@@ -63,6 +63,13 @@ export class DatasetOrderEntity {
   @Index('idx_dataset_orders_changed')
   @TimeColumn({ name: 'changed_at' })
   changedAt: Date;
+
+  /**
+   * The origin the order was quoted at (scheme://host[:port]): the download link of its callbacks,
+   * emails and events starts with it when PUBLIC_BASE_URL is unset. Null for older orders.
+   */
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  origin: string | null;
 }
 
 /** A charge recorded by the database payment provider: one per order (order_ref is unique). */

@@ -62,6 +62,13 @@ export class LeadListEntity {
 
   @TimeColumn({ name: 'deleted_at', nullable: true })
   deletedAt: Date | null;
+
+  /**
+   * The origin the list was created at (scheme://host[:port]): its callback's and event's download
+   * links start with it when PUBLIC_BASE_URL is unset. Null for lists made before it was kept.
+   */
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  origin: string | null;
 }
 
 /** One website of a list under one technology (a technology's file holds its rows). */

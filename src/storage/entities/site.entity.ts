@@ -60,6 +60,10 @@ export class SiteEntity {
   @Column({ name: 'rank_source', type: 'varchar', length: 10, nullable: true })
   rankSource: 'import' | 'observed' | null;
 
+  /** The scheme the site last answered on (its analysis's final URL); null: not recorded yet. */
+  @Column({ type: 'varchar', length: 5, nullable: true })
+  scheme: 'http' | 'https' | null;
+
   /** The enrichment's industry, when the site states one. */
   @Index('idx_sites_industry')
   @Column({ type: 'varchar', length: 100, nullable: true })

@@ -12,6 +12,8 @@ import { DatasetOrders1764000000000 } from './1764000000000-dataset-orders';
 import { LeadListMerge1764100000000 } from './1764100000000-lead-list-merge';
 import { PageValidators1764200000000 } from './1764200000000-page-validators';
 import { KeyRevocations1764300000000 } from './1764300000000-key-revocations';
+import { SiteScheme1764400000000 } from './1764400000000-site-scheme';
+import { DownloadOrigins1764410000000 } from './1764410000000-download-origins';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -29,4 +31,6 @@ export const MIGRATIONS = [
   LeadListMerge1764100000000,
   PageValidators1764200000000,
   KeyRevocations1764300000000,
+  SiteScheme1764400000000,
+  DownloadOrigins1764410000000,
 ];

@@ -138,19 +138,20 @@ describe('GET /analyze/v1/ with ALLOW_PRIVATE_TARGETS=false', () => {
     await kit.close();
   });
 
-  it('refuses a loopback target with an error answer, without fetching it', async () => {
+  it('refuses a loopback target at once (400, not an error type that blames the target), without fetching it', async () => {
     const { apiKey } = await service.createAccount({ credits: 10 });
     const before = kit.sites.requests.length;
     const res = await service.request(`/analyze/v1/?${q({ url: kit.sites.url('/') })}`, { key: apiKey });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      status: 'error',
-      errors: [
-        { type: 'NO_RESPONSE', message: expect.stringMatching(/private|loopback|not allowed|refused/i) },
-      ],
-      applications: [],
+      code: 'TARGET_FORBIDDEN',
+      parameter: 'url',
+      message: expect.stringMatching(/127\.0\.0\.1 is private.*ALLOW_PRIVATE_TARGETS=true/),
+      requestId: expect.any(String),
     });
-    expect(creditHeaders(res)).toEqual({ spent: 0, remaining: 10 });
+    expect(await service.request('/v2/credits/balance/', { key: apiKey })).toMatchObject({
+      body: { credits: 10 },
+    });
     expect(kit.sites.requests.length).toBe(before);
   });
 });

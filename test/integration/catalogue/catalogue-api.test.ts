@@ -224,6 +224,35 @@ describe('the public catalogue limits', () => {
   });
 });
 
+describe('the public catalogue limits behind a trusted proxy (TRUST_PROXY=true)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ PUBLIC_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'true' });
+  });
+  afterAll(() => service.stop());
+
+  const from = (address: string, spoofed = '203.0.113.9') => ({
+    headers: { 'x-forwarded-for': `${spoofed}, ${address}` },
+  });
+
+  it('counts each address the proxy saw (the last X-Forwarded-For entry), not the proxy itself', async () => {
+    expect((await service.request('/v2/categories/', from('198.51.100.1'))).status).toBe(200);
+    expect(
+      (await service.request('/v2/technologies/wordpress', from('198.51.100.1', '1.1.1.1'))).status,
+    ).toBe(200);
+    // The third from that address is refused whatever the client wrote before the proxy's entry.
+    expect((await service.request('/v2/categories/', from('198.51.100.1', '2.2.2.2'))).status).toBe(429);
+    // Another address behind the same proxy has its own count, over REST and GraphQL.
+    expect((await service.request('/v2/categories/', from('198.51.100.2'))).status).toBe(200);
+    const graphql = await service.request('/graphql', {
+      method: 'POST',
+      body: { query: '{ categories { id } }' },
+      ...from('198.51.100.2'),
+    });
+    expect(graphql.body.errors).toBeUndefined();
+  });
+});
+
 describe('the public catalogue on FINGERPRINTS_PATH', () => {
   let service: TestService;
   let dir: string;

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { crawlSite, CrawledPage, CrawlOptions } from '../../../src/fetch';
 import { CompanySite, startCompanySite } from '../../helpers/company-site';
 import { startTestSites, TestSites } from '../../helpers/test-sites';
@@ -37,6 +39,52 @@ describe('crawlSite', () => {
     expect(requested.some((path) => path.endsWith('.pdf'))).toBe(false);
     expect(requested.filter((path) => path === '/' || path.startsWith('/?'))).toHaveLength(1);
     expect(result.disallowedByRobots).toBe(1);
+  });
+
+  /** A site of three linked pages whose robots.txt answers as `robots` says; the paths asked. */
+  async function siteWithRobots(
+    robots: (response: import('node:http').ServerResponse) => void,
+  ): Promise<{ url: string; asked: string[]; server: Server }> {
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      asked.push(request.url!);
+      if (request.url === '/robots.txt') return robots(response);
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html><body><a href="/a/">a</a> <a href="/b/">b</a></body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, asked, server };
+  }
+
+  it.each([
+    ['answers 503', (response: import('node:http').ServerResponse) => void response.writeHead(503).end()],
+    ['drops the connection', (response: import('node:http').ServerResponse) => response.socket!.destroy()],
+  ])(
+    'keeps to the start page when robots.txt %s (RFC 9309: unreachable means disallowed)',
+    async (_, robots) => {
+      const site = await siteWithRobots(robots);
+      try {
+        const result = await crawlSite(site.url, options);
+        expect(pathsOf(result.pages)).toEqual(['/']);
+        expect(site.asked.filter((path) => path !== '/robots.txt')).toEqual(['/']);
+        expect(result.disallowedByRobots).toBe(2);
+        expect(result.siteFacts?.robotsUnreachable).toBe(true);
+      } finally {
+        site.server.close();
+      }
+    },
+  );
+
+  it('crawls every linked page when the site has no robots.txt (404)', async () => {
+    const site = await siteWithRobots((response) => void response.writeHead(404).end());
+    try {
+      const result = await crawlSite(site.url, options);
+      expect(pathsOf(result.pages).sort()).toEqual(['/', '/a/', '/b/']);
+      expect(result.disallowedByRobots).toBe(0);
+      expect(result.siteFacts?.robotsUnreachable).toBeUndefined();
+    } finally {
+      site.server.close();
+    }
   });
 
   it('shares the site facts and one cookie jar across pages', async () => {

@@ -17,6 +17,8 @@ import { HttpResult, startTestService, TestService } from '../../helpers/test-se
 /** A seeded site: only what a test cares about; the rest gets neutral values. */
 export interface SeedSite {
   hostname: string;
+  /** The scheme the site answered on (default: none recorded). */
+  scheme?: 'http' | 'https';
   domain?: string;
   tld?: string;
   isSubdomain?: boolean;
@@ -67,6 +69,7 @@ export async function seedSites(m: EntityManager, sites: SeedSite[]): Promise<Ma
     const languages = s.languages ?? [];
     const result = await m.insert(SiteEntity, {
       hostname: s.hostname,
+      scheme: s.scheme ?? null,
       domain,
       tld: s.tld ?? `.${labels[labels.length - 1]}`,
       isSubdomain: s.isSubdomain ?? s.hostname !== domain,

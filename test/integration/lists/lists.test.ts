@@ -36,6 +36,7 @@ const SITES: SeedSite[] = [
   },
   {
     hostname: 'shop.alpha.com',
+    scheme: 'http',
     country: 'US',
     languages: ['en-us'],
     trafficRank: 50,
@@ -189,6 +190,8 @@ describe('/v2/lists', () => {
       expect.arrayContaining(['createdAt', 'updatedAt', 'crawlAttemptedAt']),
     );
     const shop = rows.find((r) => r.hostname === 'shop.alpha.com')!;
+    // The scheme the site answered on; alpha.com has none recorded and stays https.
+    expect(shop.url).toBe('http://shop.alpha.com/');
     expect(shop.title).toBe('');
     expect(Number(shop.updatedAt)).toBeGreaterThan(1_700_000_000);
     expect(new Date(alpha.lastDetected).getTime()).toBeGreaterThan(0);
@@ -209,6 +212,24 @@ describe('/v2/lists', () => {
       'shop.alpha.com',
     ]);
     expect(await hosts({ technologies: [{ slug: 'wordpress', version: '6.4.2' }] })).toEqual(['alpha.com']);
+  });
+
+  it('takes the version operator over GraphQL as the same text REST takes', async () => {
+    const k = filterKey();
+    const created = await kit.service.graphql(
+      k,
+      'mutation ($input: ListCreateInput!) { createList(input: $input) { id status } }',
+      { input: { technologies: [{ slug: 'wordpress', version: '4.9', operator: '<=' }] } },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const list = await kit.settle(created.body.data.createList.id, k);
+    expect(list.rows).toEqual({ wordpress: 1 });
+    const refused = await kit.service.graphql(
+      k,
+      'mutation ($input: ListCreateInput!) { createList(input: $input) { id } }',
+      { input: { technologies: [{ slug: 'wordpress', version: '4.9', operator: '<' }] } },
+    );
+    expect(refused.body.errors[0].message).toMatch(/operator must be one of =, >=, <=/);
   });
 
   it('filters: keywords (with not), languages (region form), countries and matchCountryLanguage', async () => {

@@ -180,6 +180,8 @@ describe('GET /v2/lookup/', () => {
         );
         expect(technology).not.toHaveProperty('confidence');
         expect(technology.trafficRank).toBe(1);
+        // The one field sent empty: the contract's Technology object always has versions ([] when unknown).
+        expect(technology.versions).toEqual(expect.any(Array));
       }
       // No field is sent empty or null.
       for (const [field, value] of Object.entries(record)) {

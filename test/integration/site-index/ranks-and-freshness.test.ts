@@ -143,6 +143,33 @@ describe('traffic ranks and freshness', () => {
     ).rejects.toThrow(/header/);
   });
 
+  it("attaches imported ranks to a domain's sites on any port (a list can be tried against a local site)", async () => {
+    await record('http://ported.test:8080/', 1);
+    await record('http://www.ported.test:8081/', 1);
+    await record('http://shop.ported.test:8080/', 1);
+    const summary = await services().siteImport.importRanks(
+      Readable.from(['11,ported.test\n12,later.test\n']),
+      { format: 'tranco' },
+    );
+    expect(summary).toMatchObject({ imported: 2, sitesRanked: 2 });
+    expect(await site('ported.test:8080')).toMatchObject({ trafficRank: 11, rankSource: 'import' });
+    expect(await site('ported.test:8081')).toMatchObject({ trafficRank: 11, rankSource: 'import' });
+    // A subdomain is a site of its own, with no rank of the list (as on the default ports).
+    expect(await site('shop.ported.test:8080')).toMatchObject({ rankSource: null });
+    // A site on a port analysed after the import takes its domain's rank when first recorded.
+    await record('http://later.test:3000/', 1);
+    expect(await site('later.test:3000')).toMatchObject({ trafficRank: 12, rankSource: 'import' });
+  });
+
+  it('keeps the scheme each site last answered on (a list file writes its url with it)', async () => {
+    await record('http://plain.test:8080/', 1);
+    await record('https://secure.test/', 1);
+    expect(await site('plain.test:8080')).toMatchObject({ scheme: 'http' });
+    expect(await site('secure.test')).toMatchObject({ scheme: 'https' });
+    await record('https://plain.test:8080/', 1);
+    expect(await site('plain.test:8080')).toMatchObject({ scheme: 'https' });
+  });
+
   it('enqueues one site.index job per domain with --crawl, and nothing twice on a re-import', async () => {
     const file = '1,crawl-a.test\n2,crawl-b.test\n';
     const before = (await queuedJobs()).length;

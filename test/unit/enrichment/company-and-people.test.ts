@@ -77,6 +77,42 @@ describe('company facts', () => {
     expect(bare.company).toEqual({ inferredCompanyName: 'Blue Fox' });
   });
 
+  it('leaves copyright signs, years and the word Copyright out of the inferred name', () => {
+    const inferred = (pages: Parameters<typeof input>[0]) =>
+      enrichSite(input(pages)).company.inferredCompanyName;
+    // An imprint line that is the page's copyright footer.
+    expect(
+      inferred([
+        htmlPage('https://www.acme-robotics.de/', '<p>Hello</p>'),
+        htmlPage(
+          'https://www.acme-robotics.de/impressum/',
+          '<h1>Impressum</h1><p>© 2026 Acme Robotics GmbH</p>',
+        ),
+      ]),
+    ).toBe('Acme Robotics GmbH');
+    expect(
+      inferred([
+        htmlPage('https://www.acme-robotics.de/', '<p>Hello</p>'),
+        htmlPage(
+          'https://www.acme-robotics.de/impressum/',
+          '<h1>Impressum</h1><p>Copyright (c) 2019-2026 Acme Robotics GmbH</p>',
+        ),
+      ]),
+    ).toBe('Acme Robotics GmbH');
+    // A footer that writes the sign before the word.
+    expect(
+      inferred([htmlPage('https://example.org/', '<footer>© Copyright 2026 Blue Fox Studio</footer>')]),
+    ).toBe('Blue Fox Studio');
+    // A title segment that carries the mark.
+    expect(
+      inferred([htmlPage('https://blue-fox.com/', '', '<title>Home | © 2026 Blue Fox Studio</title>')]),
+    ).toBe('Blue Fox Studio');
+    // A name without a copyright mark keeps its digits.
+    expect(
+      inferred([htmlPage('https://2020-solutions.com/', '', '<title>Home | 2020 Solutions</title>')]),
+    ).toBe('2020 Solutions');
+  });
+
   it('falls back to og:site_name for the company name', () => {
     const record = enrichSite(
       input([htmlPage('https://x.com/', '', '<meta property="og:site_name" content="Example Shop">')]),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { printSchema } from 'graphql';
+import { getNamedType, isObjectType, isInterfaceType, printSchema, GraphQLString } from 'graphql';
 import { EventBus } from '../../../src/platform/event-bus';
 import { buildAppSchema } from '../../../src/resolvers/build-schema';
 
@@ -20,5 +20,19 @@ describe('the committed GraphQL schema', () => {
       );
     }
     expect(committed).toContain('creditsChanged');
+  });
+
+  it('carries no JSON text: no String field named json or *Json (REST renders its shapes itself)', async () => {
+    const schema = await buildAppSchema(new EventBus());
+    const offending: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type))) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (/(^j|J)son$/.test(field.name) && getNamedType(field.type) === GraphQLString) {
+          offending.push(`${type.name}.${field.name}`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
   });
 });
