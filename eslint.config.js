@@ -52,9 +52,7 @@ const SQL_SELECTORS = [
 ].map((selector) => ({ selector, message: sqlOutsideStorage }));
 // Files whose SQL has not moved yet: they belong to another change in progress (the site row
 // loader of the stored lookups). Move their statements, then drop them from here.
-const SQL_NOT_MOVED_YET = [
-  'src/services/site-index/site-row-loader.ts',
-];
+const SQL_NOT_MOVED_YET = ['src/services/site-index/site-row-loader.ts'];
 
 // Node globals for the few CommonJS config files; listed by hand so we do not depend on the
 // transitive `globals` package, which is not a declared dependency.
