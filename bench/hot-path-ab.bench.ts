@@ -10,7 +10,7 @@
  * (from /proc) and each burst's p99.
  *
  *   HOT_PATH_AB_A / HOT_PATH_AB_B   JSON objects of settings for that side's API process, e.g.
- *                                   '{"SQLITE_METER_THREAD":"true"}' (default: none)
+ *                                   '{"METER_ONE_TRIP":"false"}' (default: none)
  *   HOT_PATH_AB_A_MAIN / _B_MAIN    another build's dist/src/main.js (e.g. of a git worktree of
  *                                   another commit; default: this build's)
  *   HOT_PATH_AB_ENDPOINT            v1 (default) or v2

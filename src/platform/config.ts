@@ -75,13 +75,10 @@ const schema = z.object({
       }
     }),
   KEY_CACHE_SECONDS: int(60, 0, 3600),
-  // MySQL/MariaDB: the usage meter writes a batch as one multi-statement script on a connection of
-  // its own; off for a server or proxy that refuses multi-statements (six round trips a batch).
+  // MySQL/MariaDB: the usage meter sends a batch as one multi-statement script on a connection of
+  // its own; off for a server or proxy that refuses multi-statements (each batch is then the exact
+  // transaction). Settings no longer read (SQLITE_METER_THREAD) are ignored, as every unknown one is.
   METER_ONE_TRIP: bool(true),
-  // SQLite: the usage meter's batches on a thread of their own (see SqliteScript). On by default
-  // since 2026-11-24 20:10 UTC: +14% and +20% req/s in both orders of an A/B that evening (it had
-  // helped in some bench runs and cost in others earlier that day); false runs them on the event loop.
-  SQLITE_METER_THREAD: bool(true),
   SQLITE_CACHE_MB: int(64, 2, 4096),
   WORKER_SQLITE_CACHE_MB: int(16, 2, 4096),
   HEADER_PREFIX: z

@@ -1,3 +1,4 @@
+import { MeteringRepository } from '../storage/metering.repository';
 import { scriptRunnerOf } from '../storage/script-runner';
 import type { Config } from '../platform/config';
 import { Database } from '../storage/database';
@@ -160,15 +161,15 @@ export async function buildServices(
   const sql = rawSqlOf(db);
   const quotaClock = new QuotaClock(() => new Date(), config.DEMO_DAILY_REQUESTS);
   // A revocation the meter finds is announced like any other, so every key cache drops the key.
+  const meterStorage = MeteringRepository.of(db, sql);
   const meter = new UsageMeter(
-    sql,
-    db.dialect,
+    meterStorage,
     plans,
     quotaClock,
     events,
     (revoked: ApiKeyRevokedEvent) => events.publish(TOPICS.apiKeyRevoked, revoked),
-    // Where the meter sends its batches whole (see UsageMeter.writeInOneTrip), if anywhere.
-    scriptRunnerOf(db, { mysqlOneTrip: config.METER_ONE_TRIP, sqliteThread: config.SQLITE_METER_THREAD }),
+    // Where the meter sends its batches whole (see UsageMeter), if anywhere.
+    scriptRunnerOf(db, { mysqlOneTrip: config.METER_ONE_TRIP }),
   );
   const credits = new CreditService(db, events, meter);
   const accounts = new AccountService(db, credits, plans, events, secrets);
@@ -182,7 +183,7 @@ export async function buildServices(
     events.shared,
   );
   forgetChangedKeys(events, auth);
-  const quota = new QuotaService(db, plans, quotaClock);
+  const quota = new QuotaService(meterStorage, plans, quotaClock);
   const metering = new MeteringService(meter, credits, plans);
   const queue = new JobQueue(db, { defaultMaxAttempts: config.JOB_MAX_ATTEMPTS });
   if (redis) announceEnqueues(queue, redis);

@@ -37,14 +37,6 @@ const END: Sent[] = [
 ];
 
 /**
- * Kept only while src/services/platform/usage-meter.ts on main still writes MYSQL_SCRIPT_STOP into
- * its statements (the metering branch drops it): that error still means "stopped". Delete it, and
- * MYSQL_SCRIPT_STOP, once no statement uses it.
- */
-const isLegacyStop = (error: unknown): boolean =>
-  (error as { code?: string } | undefined)?.code === 'ER_SUBQUERY_NO_1_ROW';
-
-/**
  * The options of the script's own connection: the configured database as the data source has it
  * (DATABASE_URL, or host, port and credentials), read the same way as the pool's connections
  * (charset, time zone, big numbers as strings), with several statements allowed per query.
@@ -127,7 +119,6 @@ export class MysqlScript implements ScriptRunner {
       if ((error as { fatal?: boolean }).fatal) throw error;
       // The statements after the failed one did not run; the transaction is still open.
       await this.rollBack();
-      if (isLegacyStop(error)) return { committed: false };
       throw error;
     }
     const [{ stopped }] = answers[answers.length - 1] as { stopped: number | string }[];

@@ -14,14 +14,6 @@ export interface ScriptStep {
   noRows?: boolean;
 }
 
-/**
- * Deprecated: an expression that stops a MySQL/MariaDB script by an error (a scalar subquery of two
- * rows), still written by src/services/platform/usage-meter.ts on main; MysqlScript reads that
- * error as a stop. Scripts say what they expect with `changes` and `noRows` instead; delete this
- * once nothing uses it.
- */
-export const MYSQL_SCRIPT_STOP = '(SELECT 1 UNION ALL SELECT 2)';
-
 /** A script either committed, with one result per step (rows, or the rows changed), or stopped. */
 export type ScriptOutcome = { committed: true; results: unknown[] } | { committed: false };
 

@@ -1,7 +1,6 @@
-import { In, Not, IsNull } from 'typeorm';
-import { Database } from '../../storage/database';
+import { ApiKeyRepository } from '../../storage/api-key.repository';
+import type { Database } from '../../storage/database';
 import type { RawSql } from '../../storage/raw-sql';
-import { ApiKeyEntity } from '../../storage/entities';
 import { AuthError } from '../../errors';
 import type { ApiKeyRevokedEvent } from '../../platform/event-bus';
 import { constantTimeEquals, hashApiKey } from './api-key-codec';
@@ -17,15 +16,6 @@ const MAX_CACHED_KEYS = 100_000;
 interface CachedKey {
   principal: Principal;
   until: number;
-}
-
-interface KeyRow {
-  id: number;
-  key_hash: string;
-  revoked_at: unknown;
-  account_id: number;
-  plan: string;
-  is_demo: number | boolean;
 }
 
 /** Revoked key ids remembered at most (see `revokedKeys`); past it the oldest are let go. */
@@ -54,6 +44,7 @@ const MAX_REVOKED_KEYS = 100_000;
 export class AuthService {
   private readonly cache = new Map<string, CachedKey>();
   private readonly revocations: KeyRevocations;
+  private readonly keys: ApiKeyRepository;
   private readonly revokedListeners: ((revoked: ApiKeyRevokedEvent) => void)[] = [];
   /** Keys this process has been told (events) or has read (key_revocations) are revoked. */
   private readonly revokedKeys = new Set<number>();
@@ -61,14 +52,15 @@ export class AuthService {
   private forgotten = 0;
 
   constructor(
-    private readonly db: Database,
-    private readonly sql: RawSql,
+    db: Database,
+    sql: RawSql,
     private readonly demo: { key: string | undefined; accountId: number | null },
     private readonly cacheSeconds: number,
     /** True when every revocation is announced to this process (events through Redis). */
     private readonly noticed: boolean,
     private readonly now: () => number = Date.now,
   ) {
+    this.keys = new ApiKeyRepository(db, sql);
     this.revocations = new KeyRevocations(
       new KeyRevocationRepository(sql),
       db.dialect === 'mysql',
@@ -92,21 +84,17 @@ export class AuthService {
     // Only a key read after the starting point of the revocations may be cached (see ready()).
     if (this.cacheSeconds > 0) await this.revocations.ready();
     const generation = this.forgotten;
-    const [row] = await this.sql.all<KeyRow>(
-      'SELECT k.id, k.key_hash, k.revoked_at, a.id AS account_id, a.plan, a.is_demo ' +
-        'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?',
-      [hash],
-    );
-    if (!row || !constantTimeEquals(row.key_hash, hash)) throw new AuthError('Invalid API key');
-    if (row.revoked_at) {
+    const row = await this.keys.byHash(hash);
+    if (!row || !constantTimeEquals(row.keyHash, hash)) throw new AuthError('Invalid API key');
+    if (row.revoked) {
       this.cache.delete(hash);
       throw new AuthError('This API key has been revoked');
     }
     const principal: Principal = {
-      accountId: Number(row.account_id),
-      keyId: Number(row.id),
+      accountId: row.accountId,
+      keyId: row.id,
       plan: row.plan,
-      isDemo: Boolean(row.is_demo),
+      isDemo: row.isDemo,
     };
     // A revocation applied while the row was being read may be this key's (its row predates it).
     if (this.cacheSeconds > 0 && generation === this.forgotten) {
@@ -173,12 +161,7 @@ export class AuthService {
   }
 
   /** Of these key ids, the ones revoked by now (open WebSocket sessions of them must end). */
-  async revokedAmong(keyIds: readonly number[]): Promise<number[]> {
-    if (keyIds.length === 0) return [];
-    const rows = await this.db.manager.find(ApiKeyEntity, {
-      select: { id: true },
-      where: { id: In([...keyIds]), revokedAt: Not(IsNull()) },
-    });
-    return rows.map((row) => row.id);
+  revokedAmong(keyIds: readonly number[]): Promise<number[]> {
+    return this.keys.revokedAmong(keyIds);
   }
 }

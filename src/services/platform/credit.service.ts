@@ -1,6 +1,7 @@
-import { EntityManager } from 'typeorm';
-import { Database } from '../../storage/database';
-import { AccountEntity, CreditLedgerEntryEntity } from '../../storage/entities';
+import type { EntityManager } from 'typeorm';
+import { CreditLedgerRepository, type CreditMovement } from '../../storage/credit-ledger.repository';
+import type { Database } from '../../storage/database';
+import type { CreditLedgerEntryEntity } from '../../storage/entities';
 import { InsufficientCreditsError, NotFoundError, ValidationError } from '../../errors';
 import { CreditsChangedEvent, EventBus, TOPICS } from '../../platform/event-bus';
 import type { Caller } from './caller';
@@ -22,16 +23,20 @@ export interface LedgerPage {
  * The demo account is limited by its daily request count instead of credits.
  */
 export class CreditService {
+  private readonly ledgerRows: CreditLedgerRepository;
+
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
     private readonly meter: UsageMeter,
-  ) {}
+  ) {
+    this.ledgerRows = new CreditLedgerRepository(db);
+  }
 
   async balance(accountId: number): Promise<number> {
-    const account = await this.db.manager.findOne(AccountEntity, { where: { id: accountId } });
-    if (!account) throw new NotFoundError(`Account ${accountId} not found`);
-    return account.credits;
+    const credits = await this.ledgerRows.balanceOf(accountId);
+    if (credits === null) throw new NotFoundError(`Account ${accountId} not found`);
+    return credits;
   }
 
   /** Throws InsufficientCreditsError when the balance cannot cover `amount` now. */
@@ -58,7 +63,9 @@ export class CreditService {
     kind: 'grant' | 'refund' = 'grant',
   ): Promise<number> {
     assertWholeCredits(amount);
-    const balance = await this.db.transaction((m) => this.move(m, accountId, amount, kind, reason, null));
+    const balance = await this.db.transaction((m) =>
+      this.move(m, { accountId, delta: amount, kind, reason, requestId: null }),
+    );
     this.announce(accountId, balance, amount, reason);
     return balance;
   }
@@ -72,14 +79,13 @@ export class CreditService {
   /** A charge inside the caller's own transaction (e.g. a list finalised together with its charge). */
   async chargeWithin(m: EntityManager, caller: Caller, amount: number, reason: string): Promise<number> {
     assertWholeCredits(amount);
-    const remaining = await this.move(
-      m,
-      caller.principal.accountId,
-      -amount,
-      'charge',
+    const remaining = await this.move(m, {
+      accountId: caller.principal.accountId,
+      delta: -amount,
+      kind: 'charge',
       reason,
-      caller.requestId,
-    );
+      requestId: caller.requestId,
+    });
     caller.meter.spent += amount;
     caller.meter.remaining = remaining;
     return remaining;
@@ -98,52 +104,29 @@ export class CreditService {
     reason: string,
   ): Promise<number | null> {
     assertWholeCredits(amount);
-    if (await m.exists(CreditLedgerEntryEntity, { where: { idempotencyKey: key } })) return null;
-    return this.move(m, accountId, amount, 'refund', reason, null, key);
+    if (await this.ledgerRows.hasMovement(m, key)) return null;
+    return this.move(m, {
+      accountId,
+      delta: amount,
+      kind: 'refund',
+      reason,
+      requestId: null,
+      idempotencyKey: key,
+    });
   }
 
   async ledger(accountId: number, limit: number, before?: number): Promise<LedgerPage> {
-    const query = this.db.manager
-      .createQueryBuilder(CreditLedgerEntryEntity, 'l')
-      .where('l.accountId = :accountId', { accountId })
-      .orderBy('l.id', 'DESC')
-      .take(limit + 1);
-    if (before !== undefined) query.andWhere('l.id < :before', { before });
-    const rows = await query.getMany();
+    const rows = await this.ledgerRows.page(accountId, limit + 1, before);
     const entries = rows.slice(0, limit);
     return { entries, nextBefore: rows.length > limit ? entries[entries.length - 1].id : null };
   }
 
-  private async move(
-    m: EntityManager,
-    accountId: number,
-    delta: number,
-    kind: CreditLedgerEntryEntity['kind'],
-    reason: string,
-    requestId: string | null,
-    idempotencyKey: string | null = null,
-  ): Promise<number> {
-    const update = m
-      .createQueryBuilder()
-      .update(AccountEntity)
-      .set({ credits: () => `credits + ${delta}` })
-      .where('id = :accountId', { accountId });
-    if (delta < 0) update.andWhere('credits >= :needed', { needed: -delta });
-    const result = await update.execute();
-    const account = await m.findOne(AccountEntity, { where: { id: accountId } });
-    if (!account) throw new NotFoundError(`Account ${accountId} not found`);
-    if (!result.affected) throw new InsufficientCreditsError(-delta, account.credits);
-    await m.insert(CreditLedgerEntryEntity, {
-      accountId,
-      delta,
-      balanceAfter: account.credits,
-      kind,
-      reason: reason.slice(0, 200),
-      requestId,
-      idempotencyKey,
-      createdAt: new Date(),
-    });
-    return account.credits;
+  /** A balance never goes below zero: a debit the balance cannot cover is refused, and changes nothing. */
+  private async move(m: EntityManager, movement: CreditMovement): Promise<number> {
+    const outcome = await this.ledgerRows.move(m, movement);
+    if (outcome.balance === null) throw new NotFoundError(`Account ${movement.accountId} not found`);
+    if (!outcome.moved) throw new InsufficientCreditsError(-movement.delta, outcome.balance);
+    return outcome.balance;
   }
 }
 

@@ -1,5 +1,4 @@
-import { Database } from '../../storage/database';
-import { UsageCounterEntity } from '../../storage/entities';
+import type { MeteringRepository } from '../../storage/metering.repository';
 import type { Family, PlanCatalog } from '../../plans/plan-catalog';
 import type { Principal } from './caller';
 import { QuotaClock } from './quota-clock';
@@ -14,13 +13,13 @@ export interface UsageReport {
 }
 
 /**
- * Reports request quotas (the counting itself is the usage meter's, src/services/usage-meter.ts,
+ * Reports request quotas (the counting itself is the usage meter's, src/services/platform/usage-meter.ts,
  * in the same transaction as the charge). A plan without a quota (PLANS_FILE) reports UNLIMITED as
  * its monthly limit.
  */
 export class QuotaService {
   constructor(
-    private readonly db: Database,
+    private readonly storage: MeteringRepository,
     private readonly plans: PlanCatalog,
     private readonly clock: QuotaClock,
   ) {}
@@ -28,16 +27,14 @@ export class QuotaService {
   async usage(principal: Principal, family: Family): Promise<UsageReport> {
     const plan = this.plans.get(principal.plan);
     const quota = this.clock.limitOf(principal, plan) ?? { limit: UNLIMITED, period: 'MONTH' as const };
-    const row = await this.db.manager.findOne(UsageCounterEntity, {
-      where: { accountId: principal.accountId, period: this.clock.periodKey(quota.period) },
-    });
+    const used = await this.storage.countOf(principal.accountId, this.clock.periodKey(quota.period));
     const rate = plan.rateLimits[family];
     return {
       api: {
         throttle: { rateLimit: Math.max(1, Math.round((rate.max * 1000) / rate.windowMs)) },
         quota,
       },
-      plan: { name: principal.plan, quota: { remaining: Math.max(0, quota.limit - (row?.count ?? 0)) } },
+      plan: { name: principal.plan, quota: { remaining: Math.max(0, quota.limit - used) } },
     };
   }
 }

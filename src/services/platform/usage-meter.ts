@@ -1,9 +1,10 @@
-import { marks, paddedToPowerOfTwo as padded } from '../../storage/padded-lists';
-import { RawSql, SqlSession } from '../../storage/raw-sql';
-import { MYSQL_SCRIPT_STOP, type ScriptRunner, type ScriptStep } from '../../storage/script';
+import type { LedgerCharge, MeteringRepository, ScriptedBatch } from '../../storage/metering.repository';
+import type { SqlSession } from '../../storage/raw-sql';
+import type { ScriptRunner } from '../../storage/script';
 import { AuthError, InsufficientCreditsError, QuotaError } from '../../errors';
 import { ApiKeyRevokedEvent, CreditsChangedEvent, EventBus, TOPICS } from '../../platform/event-bus';
 import { logger } from '../../platform/logger';
+import { PerTickBatch } from '../../platform/per-tick-batch';
 import type { PlanCatalog } from '../../plans/plan-catalog';
 import type { Caller } from './caller';
 import { QuotaClock, QuotaLimit } from './quota-clock';
@@ -28,14 +29,8 @@ interface Pending extends Settlement {
   paid: boolean;
 }
 
-/** Most settlements one transaction takes; more wait for the next. */
+/** Most settlements one batch takes; more wait for the next. */
 const MAX_BATCH = 500;
-
-/** The quick count did not fit every account (see countIfAllFit): the batch is written again, exactly. */
-class CountersMissed extends Error {}
-
-/** `n` branches of a CASE on an id: "WHEN ? THEN ? WHEN ? THEN ?". */
-const whenThen = (n: number): string => Array.from({ length: n }, () => 'WHEN ? THEN ?').join(' ');
 
 /** The requests of one account a quota period counts. */
 interface QuotaEntry {
@@ -46,17 +41,18 @@ interface QuotaEntry {
 
 /**
  * Quota counts, credit charges and their ledger rows, group-committed: the settlements of every
- * request that arrives while a transaction runs are written together by the next one. A stored
- * lookup used to cost two transactions of its own (13 statements, each account's requests queued on
- * the same two rows, an fsync each on MariaDB); now a batch of N requests of any number of accounts
- * costs a handful of statements: a locking read of the balances that also names the batch's revoked
- * keys, an UPDATE of the quota counters (made only if every account's requests fit: see count), an
- * UPDATE of the balances and one INSERT of the ledger rows: 6 round trips on MariaDB with BEGIN and
- * COMMIT, whatever the batch holds.
+ * request that reaches the meter in one turn of the event loop are written together, whatever the
+ * number of accounts, by one of two strategies:
+ * - the script (where the database has a ScriptRunner: one round trip on MariaDB/MySQL, a thread
+ *   of its own on SQLite): the usual batch, every write conditioned on every request fitting, sent
+ *   whole; it commits only if they all fit, and otherwise stops before its commit, having changed
+ *   nothing (MeteringRepository.scriptOf);
+ * - the exact transaction (a stopped script's batch, and every batch where there is no script
+ *   runner): balances and counters read under lock, each request decided one by one.
  *
  * Nothing is buffered past its transaction, so every guarantee stays exact:
- * - the quota: the counter is raised by the whole batch only while it stays within the limit;
- *   otherwise exactly the requests that still fit are counted and the rest refused (QuotaError);
+ * - the quota: an account's requests are all counted when they fit, else exactly those that still
+ *   fit, in arrival order, and the rest refused (QuotaError); the counter never passes its limit;
  * - the balance: charged by the whole batch only if it covers it; otherwise request by request in
  *   arrival order, refusing (InsufficientCreditsError) the ones it cannot cover, never below zero;
  * - the ledger: one row per charge, in the same transaction as the balance change, with the balance
@@ -66,25 +62,29 @@ interface QuotaEntry {
  * A settlement resolves with the balance after it (the credit headers), once committed.
  */
 export class UsageMeter {
-  private pending: Pending[] = [];
-  private scheduled = false;
-  /** Batches sent and not yet settled. */
-  private inFlight = 0;
+  private readonly batches: PerTickBatch<Pending>;
   /** Accounts whose quota ran out, until the end of that period: refused before any work. */
   private readonly exhausted = new Map<number, { period: string; error: QuotaError }>();
-  /** With a script runner, how batches were written: as one script, or again as the exact transaction. */
-  readonly trips = { oneTrip: 0, transaction: 0 };
+  /** How batches were written: as one script, or by the exact transaction. */
+  readonly trips = { script: 0, exact: 0 };
 
   constructor(
-    private readonly sql: RawSql,
-    private readonly dialect: 'sqlite' | 'mysql',
+    private readonly storage: MeteringRepository,
     private readonly plans: PlanCatalog,
     private readonly clock: QuotaClock,
     private readonly events: EventBus,
     private readonly onRevoked: (revoked: ApiKeyRevokedEvent) => void,
-    /** Where batches are first tried as one script (see writeInOneTrip); null: transactions only. */
+    /** Where batches are first sent as one script; null: the exact transaction only. */
     private readonly script: ScriptRunner | null = null,
-  ) {}
+  ) {
+    // A script runner may take a second batch while the first runs (SQLite's thread does): it waits
+    // at the database's end and starts as soon as the first is done. Transactions run one batch at
+    // a time (two at once on MariaDB only contended for the same rows).
+    this.batches = new PerTickBatch((batch) => this.settleBatch(batch), {
+      maxItems: MAX_BATCH,
+      maxInFlight: () => this.script?.inFlight ?? 1,
+    });
+  }
 
   /** Throws the QuotaError a request of this caller would get, when its quota is known to be used up. */
   refuseIfExhausted(caller: Caller): void {
@@ -99,9 +99,8 @@ export class UsageMeter {
   settle(settlement: Settlement): Promise<number> {
     return new Promise((resolve, reject) => {
       // Every field from the start, in one order: objects of one shape keep V8's property accesses
-      // on them fast (fields added later made each batch's items take new shapes, about 3% of the
-      // main thread's CPU in a perf profile under the bench's load).
-      this.pending.push({
+      // on them fast.
+      this.batches.add({
         caller: settlement.caller,
         count: settlement.count,
         charge: settlement.charge,
@@ -112,30 +111,6 @@ export class UsageMeter {
         balanceAfter: undefined,
         paid: false,
       });
-      this.schedule();
-    });
-  }
-
-  /**
-   * The requests of this turn of the event loop join the next batch, sent in the loop's check
-   * phase. A script runner may take a second batch while the first runs (SQLite's thread does):
-   * it waits at the database's end and starts as soon as the first is done, instead of when the
-   * event loop gets round to the first one's answer. Transactions run one batch at a time (two at
-   * once on MariaDB only contended for the same rows).
-   */
-  private schedule(): void {
-    if (this.scheduled || this.pending.length === 0 || this.inFlight >= (this.script?.inFlight ?? 1)) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      while (this.pending.length > 0 && this.inFlight < (this.script?.inFlight ?? 1)) {
-        const batch = this.pending.splice(0, MAX_BATCH);
-        this.inFlight++;
-        void this.settleBatch(batch).finally(() => {
-          this.inFlight--;
-          this.schedule();
-        });
-      }
     });
   }
 
@@ -160,144 +135,63 @@ export class UsageMeter {
   }
 
   /**
-   * With a script runner (MariaDB's one round trip, SQLite's thread when turned on): the script
-   * first, and when it stopped (or failed before committing), the exact transaction. Otherwise the
-   * quick transaction, and the exact one when the quick count missed. (With two SQLite batches in
-   * flight, a stopped first batch is written after the second: each stays exact, but at a quota's
-   * boundary a later request may be the one that fits.)
+   * The script first, where there is a runner; when it stopped (or failed before committing), the
+   * exact transaction. (With two SQLite batches in flight, a stopped first batch is written after
+   * the second: each stays exact, but at a quota's boundary a later request may be the one that fits.)
    */
   private async writeBatch(batch: Pending[]): Promise<void> {
-    if (this.script) {
-      if (await this.writeInOneTrip(this.script, batch)) {
-        this.trips.oneTrip++;
-        return;
-      }
-      this.trips.transaction++;
-      await this.sql.transaction((session) => this.write(session, batch, true));
+    if (this.script && (await this.writeAsScript(this.script, batch))) {
+      this.trips.script++;
       return;
     }
-    await this.sql
-      .transaction((session) => this.write(session, batch, false))
-      .catch((error: unknown) => {
-        if (!(error instanceof CountersMissed)) throw error;
-        return this.sql.transaction((session) => this.write(session, batch, true));
-      });
-  }
-
-  private async write(session: SqlSession, batch: Pending[], exact: boolean): Promise<void> {
-    const groups = this.groupsOf(batch);
-    const balances = await this.lockAccounts(session, groups, batch);
-    await this.count(session, groups, exact);
-    await this.charge(session, groups, balances);
+    this.trips.exact++;
+    await this.storage.transaction((session) => this.writeExactly(session, batch));
   }
 
   /**
-   * The batch's requests by account, in account order: rows are locked in that order (balances,
-   * then counters), so concurrent batches of two processes cannot deadlock. Clears what an earlier
-   * attempt at the batch worked out.
+   * The batch as one script, on the assumption that every request fits: no revoked key, every
+   * account's requests within its quota and covered by its balance. True when it committed; false
+   * when it stopped (something did not fit), could not start, or failed in a way the exact
+   * transaction may not (a deadlock, a lock wait, any statement's error). Only a broken connection
+   * (where whether the script committed is unknown) rejects, as a broken COMMIT always did.
    */
-  private groupsOf(batch: Pending[]): [number, Pending[]][] {
-    const accounts = new Map<number, Pending[]>();
-    for (const item of batch) {
-      item.failed = undefined;
-      item.balanceAfter = undefined;
-      item.paid = false;
-      const id = item.caller.principal.accountId;
-      const items = accounts.get(id);
-      if (items) items.push(item);
-      else accounts.set(id, [item]);
-    }
-    return [...accounts].sort(([a], [b]) => a - b);
-  }
-
-  /**
-   * The usual batch as one script (ScriptRunner): on MariaDB/MySQL one round trip instead of six,
-   * on SQLite a transaction on a thread of its own instead of the event loop's. Each write is
-   * conditioned so that it changes exactly the rows it would if every request fits, and the script
-   * stops before its commit when a step does not find what it expects. The usual batch: no revoked
-   * key, every account's requests within its quota and covered by its balance. Anything else (a
-   * stopped script, a deadlock, any statement's error) resolves false, and the batch is written by
-   * the exact transaction; only a broken connection (where whether the script committed is
-   * unknown) rejects, as a broken COMMIT always did.
-   *
-   * On MariaDB/MySQL the writes stop the script themselves (MYSQL_SCRIPT_STOP) instead of being
-   * checked by a guard statement each: the locking read of the balances stops at a revoked key of
-   * the batch, the counters are raised by one upsert that stops where an account's count would
-   * pass its limit (and starts a period's counter, which the exact transaction used to do), the
-   * balances' UPDATE stops where one does not cover its debit. A usual batch is then five
-   * statements instead of eleven: each statement the server parses and answers with a packet of
-   * its own, and the API reads. The ledger INSERT needs no check: it writes a row per charge of
-   * every account whose balance was debited (it joins the accounts). An account row cannot be
-   * missing (api_keys' foreign key keeps every key's account); were it missing anyway, it would be
-   * neither debited nor written to the ledger, and its charged requests are refused once the script
-   * has committed, as the exact transaction refuses them (no balance to read).
-   *
-   * On SQLite the steps carry their expectations (rows changed, no row found), checked by the
-   * thread between statements. The balances are read under lock first; the ledger rows' balance
-   * after each charge is the account's new balance plus what the account's later requests of the
-   * batch were charged.
-   */
-  private async writeInOneTrip(script: ScriptRunner, batch: Pending[]): Promise<boolean> {
+  private async writeAsScript(script: ScriptRunner, batch: Pending[]): Promise<boolean> {
     try {
       await script.open();
     } catch {
       return false;
     }
-    const selfStopping = this.dialect === 'mysql';
     const groups = this.groupsOf(batch);
-    const ids = padded(groups.map(([id]) => id));
-    const keys = this.keyIdsOf(batch);
-    const revoked = `SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${marks(keys.length)})`;
-    // MariaDB/MySQL: the locking read itself stops the script at a revoked key of the batch.
-    const stopAtRevoked = selfStopping && keys.length > 0;
-    const revokedColumn = stopAtRevoked
-      ? `, IF(EXISTS (${revoked}), ${MYSQL_SCRIPT_STOP}, 0) AS revoked`
-      : '';
-    const steps: ScriptStep[] = [
-      {
-        sql: `SELECT id, credits${revokedColumn} FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
-        params: stopAtRevoked ? [...keys, ...ids] : ids,
-      },
-    ];
-    if (!selfStopping && keys.length > 0) steps.push({ sql: revoked, params: keys, noRows: true });
-    for (const [period, entries] of this.quotaEntries(groups)) {
-      if (!selfStopping) {
-        steps.push({ ...this.countIfAllFitStatement(period, entries), changes: entries.length });
-        continue;
-      }
-      // A new counter starts at the batch's count: only where that fits.
-      if (entries.some(({ limit, counted }) => counted.length > limit.limit)) return false;
-      steps.push(this.countOrStopStatement(period, entries));
-    }
     // Every charge paid, from balances equal to the accounts' totals: each request's balance after
     // it is then what its account is charged after it, the final balance 0.
     const totals = new Map(
       groups.map(([id, items]) => [id, items.reduce((sum, item) => sum + this.chargeOf(item), 0)]),
     );
     const { debits, paid } = this.allocate(groups, totals);
-    if (debits.length > 0)
-      steps.push(
-        selfStopping
-          ? this.debitStatement(debits, 'or-stop')
-          : { ...this.debitStatement(debits, 'if-covered'), changes: debits.length },
-      );
-    if (paid.length > 0)
-      steps.push({
-        ...this.ledgerInsert(paid, 'after-new-balance'),
-        ...(selfStopping ? {} : { changes: paid.length }),
-      });
+    const plan: ScriptedBatch = {
+      accountIds: groups.map(([id]) => id),
+      keyIds: this.keyIdsOf(batch),
+      counts: [...this.quotaEntries(groups)].map(([period, entries]) => ({
+        period,
+        raises: entries.map(({ accountId, limit, counted }) => ({
+          accountId,
+          count: counted.length,
+          limit: limit.limit,
+        })),
+      })),
+      debits,
+      charges: paid.map((item) => this.ledgerRowOf(item)),
+    };
     let outcome;
     try {
-      outcome = await script.run(steps);
+      outcome = await script.run(this.storage.scriptOf(plan));
     } catch (error) {
       if ((error as { fatal?: boolean }).fatal) throw error;
-      // Another process's batch (a deadlock, a lock wait) or any statement's error: written again.
-      logger.debug({ err: error }, 'one-trip metering batch failed, written again');
+      logger.debug({ err: error }, 'metering script failed, the batch goes to the exact transaction');
       return false;
     }
     if (!outcome.committed) return false;
-    const rows = outcome.results[0] as { id: number; credits: number }[];
-    const before = new Map(rows.map((row) => [Number(row.id), Number(row.credits)]));
+    const before = this.storage.balancesReadBy(outcome);
     for (const [id, items] of groups) {
       const balance = before.get(id);
       if (balance === undefined) {
@@ -316,86 +210,24 @@ export class UsageMeter {
     return true;
   }
 
-  private keyIdsOf(batch: Pending[]): number[] {
-    const keyIds = new Set<number>();
-    for (const item of batch) {
-      const { keyId } = item.caller.principal;
-      if (typeof keyId === 'number') keyIds.add(keyId);
-    }
-    return keyIds.size > 0 ? padded([...keyIds]) : [];
-  }
-
   /**
-   * Locks the batch's accounts and reads their balances, and in the same statement which of the
-   * batch's keys have been revoked: their requests are refused before anything is counted
-   * (AuthError) and the keys dropped from the key cache. One round trip where there were two: on
-   * MariaDB each one is a turn of both processes on a busy machine, and the batch's length is what
-   * its requests wait for.
+   * The batch decided request by request from what is read under lock: the balances (and the
+   * batch's revoked keys), then the quota counters, then the charges.
    */
-  private async lockAccounts(
-    session: SqlSession,
-    groups: [number, Pending[]][],
-    batch: Pending[],
-  ): Promise<Map<number, number>> {
-    const ids = padded(groups.map(([id]) => id));
-    const keys = this.keyIdsOf(batch);
-    const revokedColumn =
-      keys.length > 0
-        ? '(SELECT GROUP_CONCAT(k.id) FROM api_keys k WHERE k.account_id = accounts.id ' +
-          `AND k.revoked_at IS NOT NULL AND k.id IN (${marks(keys.length)}))`
-        : 'NULL';
-    const rows = await session.all<{ id: number; credits: number; revoked: string | null }>(
-      `SELECT id, credits, ${revokedColumn} AS revoked FROM accounts WHERE id IN (${marks(ids.length)})${this.forUpdate}`,
-      [...keys, ...ids],
+  private async writeExactly(session: SqlSession, batch: Pending[]): Promise<void> {
+    const groups = this.groupsOf(batch);
+    const accounts = await this.storage.lockAccounts(
+      session,
+      groups.map(([id]) => id),
+      this.keyIdsOf(batch),
     );
-    const revoked = new Set(
-      rows.flatMap((row) => (row.revoked ? String(row.revoked).split(',').map(Number) : [])),
-    );
-    const announced = new Set<number>();
-    for (const item of batch) {
-      const { keyId, accountId } = item.caller.principal;
-      if (typeof keyId !== 'number' || !revoked.has(keyId)) continue;
-      item.failed = new AuthError('This API key has been revoked');
-      if (!announced.has(keyId)) this.onRevoked({ keyId, accountId });
-      announced.add(keyId);
-    }
-    return new Map(rows.map((row) => [Number(row.id), Number(row.credits)]));
-  }
-
-  /**
-   * Counts the batch's counted requests toward their accounts' quotas, all accounts of a period at
-   * once. First (`exact` false) with one UPDATE that counts them only if every account's requests
-   * fit (countIfAllFit); when they do not, the batch is rolled back and written again with `exact`:
-   * one locking read of the counters, one UPDATE (a CASE per account), plus an INSERT for a counter
-   * the period has not seen yet. An account's requests are all counted when they fit, else exactly
-   * those that still fit, in arrival order, and the rest refused.
-   */
-  private async count(session: SqlSession, groups: [number, Pending[]][], exact: boolean): Promise<void> {
+    this.refuseRevoked(batch, new Set(accounts.flatMap((account) => account.revokedKeyIds)));
     for (const [period, entries] of this.quotaEntries(groups)) {
-      if (!exact) {
-        if (await this.countIfAllFit(session, period, entries)) continue;
-        throw new CountersMissed();
-      }
-      const ids = padded(entries.map((entry) => entry.accountId));
-      const read = () =>
-        session.all<{ account_id: number; count: number }>(
-          `SELECT account_id, count FROM usage_counters WHERE period = ? AND account_id IN (${marks(ids.length)})` +
-            this.forUpdate,
-          [period, ...ids],
-        );
-      let rows = await read();
-      if (rows.length < entries.length) {
-        // The period's first requests of some account: its counter starts at 0.
-        const known = new Set(rows.map((row) => Number(row.account_id)));
-        for (const { accountId } of entries.filter((entry) => !known.has(entry.accountId))) {
-          await session.run(
-            `INSERT ${this.dialect === 'sqlite' ? 'OR IGNORE' : 'IGNORE'} INTO usage_counters (account_id, period, count) VALUES (?, ?, 0)`,
-            [accountId, period],
-          );
-        }
-        rows = await read();
-      }
-      const counts = new Map(rows.map((row) => [Number(row.account_id), Number(row.count)]));
+      const counts = await this.storage.lockCounters(
+        session,
+        period,
+        entries.map((entry) => entry.accountId),
+      );
       const increments: [number, number][] = [];
       for (const { accountId, limit, counted } of entries) {
         const fit = Math.max(0, Math.min(counted.length, limit.limit - (counts.get(accountId) ?? 0)));
@@ -405,14 +237,56 @@ export class UsageMeter {
         this.exhausted.set(accountId, { period, error });
         for (const item of counted.slice(fit)) item.failed = error;
       }
-      if (increments.length === 0) continue;
-      const cases = padded(increments);
-      await session.run(
-        `UPDATE usage_counters SET count = count + CASE account_id ${whenThen(cases.length)} END ` +
-          `WHERE period = ? AND account_id IN (${marks(cases.length)})`,
-        [...cases.flat(), period, ...cases.map(([id]) => id)],
-      );
+      await this.storage.raiseCounters(session, period, increments);
     }
+    const balances = new Map(accounts.map((account) => [account.id, account.credits]));
+    const { debits, paid } = this.allocate(groups, balances);
+    await this.storage.debit(session, debits);
+    await this.storage.insertCharges(
+      session,
+      paid.map((item) => this.ledgerRowOf(item)),
+    );
+  }
+
+  /** Requests of revoked keys are refused (AuthError), and each key announced once (the key caches drop it). */
+  private refuseRevoked(batch: Pending[], revoked: Set<number>): void {
+    if (revoked.size === 0) return;
+    const announced = new Set<number>();
+    for (const item of batch) {
+      const { keyId, accountId } = item.caller.principal;
+      if (typeof keyId !== 'number' || !revoked.has(keyId)) continue;
+      item.failed = new AuthError('This API key has been revoked');
+      if (!announced.has(keyId)) this.onRevoked({ keyId, accountId });
+      announced.add(keyId);
+    }
+  }
+
+  /**
+   * The batch's requests by account, in account order: rows are locked in that order, so
+   * concurrent batches of two processes cannot deadlock. Clears what an earlier attempt at the
+   * batch worked out.
+   */
+  private groupsOf(batch: Pending[]): [number, Pending[]][] {
+    const accounts = new Map<number, Pending[]>();
+    for (const item of batch) {
+      item.failed = undefined;
+      item.balanceAfter = undefined;
+      item.paid = false;
+      const id = item.caller.principal.accountId;
+      const items = accounts.get(id);
+      if (items) items.push(item);
+      else accounts.set(id, [item]);
+    }
+    return [...accounts].sort(([a], [b]) => a - b);
+  }
+
+  private keyIdsOf(batch: Pending[]): number[] {
+    const keyIds = new Set<number>();
+    for (const item of batch) {
+      const { keyId } = item.caller.principal;
+      if (typeof keyId === 'number') keyIds.add(keyId);
+    }
+    return [...keyIds];
   }
 
   /** The counted requests not refused yet, by quota period and account. */
@@ -428,80 +302,6 @@ export class UsageMeter {
       periods.set(period, entries);
     }
     return periods;
-  }
-
-  /**
-   * The usual case in one statement instead of a locking read and an UPDATE: every account's
-   * requests fit under its limit, so its counter is raised where it is at most its limit minus its
-   * requests. Whether every account's counter was raised is what the changed rows say; when not
-   * (a period's first request, a quota running out), the caller rolls the whole batch back and
-   * counts it again exactly (CountersMissed).
-   */
-  private async countIfAllFit(session: SqlSession, period: string, entries: QuotaEntry[]): Promise<boolean> {
-    const { sql, params } = this.countIfAllFitStatement(period, entries);
-    return (await session.run(sql, params)) === entries.length;
-  }
-
-  /** countIfAllFit's UPDATE: it changes one row per account exactly when every account fits. */
-  private countIfAllFitStatement(
-    period: string,
-    entries: QuotaEntry[],
-  ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
-    const cases = padded(entries.map(({ accountId, counted }) => [accountId, counted.length] as const));
-    const ceilings = padded(
-      entries.map(({ accountId, limit, counted }) => [accountId, limit.limit - counted.length]),
-    );
-    return {
-      sql:
-        `UPDATE usage_counters SET count = count + CASE account_id ${whenThen(cases.length)} END ` +
-        `WHERE period = ? AND account_id IN (${marks(cases.length)}) ` +
-        `AND count <= CASE account_id ${whenThen(ceilings.length)} END`,
-      params: [...cases.flat(), period, ...cases.map(([id]) => id), ...ceilings.flat()],
-    };
-  }
-
-  /**
-   * MariaDB/MySQL's count in a script (see writeInOneTrip): one upsert of every account's counter
-   * of the period, raised by the account's requests where the result stays within its limit and
-   * stopping the script where it would not; a counter the period has not seen yet starts at the
-   * account's requests (the caller has checked that they fit).
-   */
-  private countOrStopStatement(
-    period: string,
-    entries: QuotaEntry[],
-  ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
-    const limits = padded(entries.map(({ accountId, limit }) => [accountId, limit.limit] as const));
-    return {
-      sql:
-        'INSERT INTO usage_counters (account_id, period, count) VALUES ' +
-        entries.map(() => '(?, ?, ?)').join(', ') +
-        ` ON DUPLICATE KEY UPDATE count = IF(count + VALUES(count) <= CASE account_id ${whenThen(limits.length)} END, ` +
-        `count + VALUES(count), ${MYSQL_SCRIPT_STOP})`,
-      params: [
-        ...entries.flatMap(({ accountId, counted }) => [accountId, period, counted.length]),
-        ...limits.flat(),
-      ],
-    };
-  }
-
-  /**
-   * Charges every account of the batch at once, from the balances read under lock: one UPDATE (a
-   * CASE per account) and one INSERT of the ledger rows, whatever the number of accounts.
-   */
-  private async charge(
-    session: SqlSession,
-    groups: [number, Pending[]][],
-    balances: Map<number, number>,
-  ): Promise<void> {
-    const { debits, paid } = this.allocate(groups, balances);
-    if (debits.length > 0) {
-      const { sql, params } = this.debitStatement(debits, 'as-allocated');
-      await session.run(sql, params);
-    }
-    if (paid.length > 0) {
-      const { sql, params } = this.ledgerInsert(paid, 'as-computed');
-      await session.run(sql, params);
-    }
   }
 
   /**
@@ -544,84 +344,19 @@ export class UsageMeter {
     return { debits, paid };
   }
 
-  /**
-   * The balances' UPDATE, a CASE per account: as allocated from balances read under lock, or, in a
-   * script that has not read them, only where the balance covers the debit (`if-covered`: the
-   * script's step then expects one changed row per account), or stopping the script where it does
-   * not (`or-stop`, MariaDB/MySQL: MYSQL_SCRIPT_STOP).
-   */
-  private debitStatement(
-    debits: [number, number][],
-    only: 'as-allocated' | 'if-covered' | 'or-stop',
-  ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
-    const cases = padded(debits);
-    if (only === 'or-stop') {
-      const debit = `CASE id ${whenThen(cases.length)} END`;
-      return {
-        sql:
-          `UPDATE accounts SET credits = IF(credits >= ${debit}, credits - ${debit}, ${MYSQL_SCRIPT_STOP}) ` +
-          `WHERE id IN (${marks(cases.length)})`,
-        params: [...cases.flat(), ...cases.flat(), ...cases.map(([id]) => id)],
-      };
-    }
-    const covered = only === 'if-covered';
+  private ledgerRowOf(item: Pending): LedgerCharge {
     return {
-      sql:
-        `UPDATE accounts SET credits = credits - CASE id ${whenThen(cases.length)} END ` +
-        `WHERE id IN (${marks(cases.length)})` +
-        (covered ? ` AND credits >= CASE id ${whenThen(cases.length)} END` : ''),
-      params: [...cases.flat(), ...cases.map(([id]) => id), ...(covered ? cases.flat() : [])],
+      accountId: item.caller.principal.accountId,
+      charge: item.charge,
+      balanceAfter: item.balanceAfter!,
+      reason: item.reason,
+      requestId: item.caller.requestId,
     };
   }
 
   /** What this request is charged in credits if it is served. */
   private chargeOf(item: Pending): number {
     return item.charge > 0 && this.isCharged(item.caller) ? item.charge : 0;
-  }
-
-  /**
-   * The batch's ledger rows in one statement: their values go as one JSON array, unpacked by the
-   * database (JSON_TABLE on MySQL/MariaDB, json_each on SQLite) in the batch's order, so the ids
-   * follow the balances. Multi-row INSERTs took one round trip per chunk (two or three a batch).
-   * The balance after each charge is the one computed (`as-computed`), or, in a one-trip script
-   * that did not know the balances yet, the account's new balance plus the computed figure
-   * (`after-new-balance`).
-   */
-  private ledgerInsert(
-    paid: Pending[],
-    balance: 'as-computed' | 'after-new-balance',
-  ): Required<Pick<ScriptStep, 'sql' | 'params'>> {
-    const rows = JSON.stringify(
-      paid.map((item) => [
-        item.caller.principal.accountId,
-        -item.charge,
-        item.balanceAfter!,
-        item.reason.slice(0, 200),
-        item.caller.requestId,
-      ]),
-    );
-    const relative = balance === 'after-new-balance';
-    // Each row's values, read from the JSON array by position; the order to insert them in.
-    const [value, from, order] =
-      this.dialect === 'sqlite'
-        ? [(i: number) => `json_extract(j.value, '$[${i}]')`, 'json_each(?) AS j', 'j.key']
-        : [
-            (i: number) => `r.c${i}`,
-            "JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, c0 INT PATH '$[0]', c1 INT PATH '$[1]', " +
-              "c2 INT PATH '$[2]', c3 VARCHAR(200) PATH '$[3]', c4 VARCHAR(64) PATH '$[4]')) AS r",
-            'r.n',
-          ];
-    const sql =
-      'INSERT INTO credit_ledger (account_id, delta, balance_after, kind, reason, request_id, created_at) ' +
-      `SELECT ${value(0)}, ${value(1)}, ${relative ? 'a.credits + ' : ''}${value(2)}, 'charge', ${value(3)}, ` +
-      `${value(4)}, ? FROM ${from}` +
-      (relative ? ` JOIN accounts a ON a.id = ${value(0)}` : '') +
-      ` ORDER BY ${order}`;
-    return { sql, params: [new Date(), rows] };
-  }
-
-  private get forUpdate(): string {
-    return this.dialect === 'mysql' ? ' FOR UPDATE' : '';
   }
 
   private quotaOf(caller: Caller): QuotaLimit | null {

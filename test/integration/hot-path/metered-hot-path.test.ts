@@ -65,12 +65,7 @@ describe('the metered hot path', () => {
   beforeAll(async () => {
     plansFile = join(mkdtempSync(join(tmpdir(), 'plans-')), 'plans.yaml');
     writeFileSync(plansFile, PLANS);
-    // SQLite: the metering thread (opt-in) here; the other test files meter on the event loop.
-    service = await startTestService({
-      PLANS_FILE: plansFile,
-      KEY_CACHE_SECONDS: '300',
-      SQLITE_METER_THREAD: 'true',
-    });
+    service = await startTestService({ PLANS_FILE: plansFile, KEY_CACHE_SECONDS: '300' });
     await storeSite(service);
   });
   afterAll(() => service.stop());
@@ -138,15 +133,14 @@ describe('the metered hot path', () => {
     const { meter } = service.running.services;
     const { accountId, apiKey } = await service.createAccount({ plan: 'roomy', credits: 100 });
     const short = await service.createAccount({ plan: 'roomy', credits: 3 });
-    // The period's first requests create the accounts' quota counters (on SQLite by the exact
-    // transaction; on MariaDB the script's upsert does).
+    // The period's first requests create the accounts' quota counters (by the exact transaction).
     expect((await lookup(service, apiKey)).status).toBe(200);
     expect((await lookup(service, short.apiKey)).status).toBe(200);
     const before = { ...meter.trips };
     const answers = await Promise.all(Array.from({ length: 30 }, () => lookup(service, apiKey)));
     expect(answers.map((res) => res.status)).toEqual(Array(30).fill(200));
-    expect(meter.trips.oneTrip).toBeGreaterThan(before.oneTrip);
-    expect(meter.trips.transaction).toBe(before.transaction);
+    expect(meter.trips.script).toBeGreaterThan(before.script);
+    expect(meter.trips.exact).toBe(before.exact);
     expect(await service.running.services.credits.balance(accountId)).toBe(69);
     const rows = await service.running.services.db.query<{ balance_after: number; request_id: string }[]>(
       "SELECT balance_after, request_id FROM credit_ledger WHERE account_id = ? AND kind = 'charge' ORDER BY id",
@@ -158,15 +152,14 @@ describe('the metered hot path', () => {
     const byRequest = new Map(rows.map((r) => [r.request_id, Number(r.balance_after)]));
     expect(headers).toEqual(answers.map((res) => byRequest.get(res.headers.get('x-request-id')!)));
 
-    // Balances that do not cover a batch: the script stops (on SQLite its step's expectation, on
-    // MariaDB the balances' UPDATE itself), the exact transaction refuses exactly the requests the
+    // Balances that do not cover a batch: the script stops (its debit's expectation), the exact transaction refuses exactly the requests the
     // balance cannot pay, and nothing of the stopped script remains.
     const mixed = await Promise.all(
       Array.from({ length: 10 }, (_, i) => lookup(service, i % 2 === 0 ? short.apiKey : apiKey)),
     );
     expect(mixed.filter((res, i) => i % 2 === 0 && res.status === 200)).toHaveLength(2);
     expect(mixed.filter((res, i) => i % 2 === 1 && res.status === 200)).toHaveLength(5);
-    expect(meter.trips.transaction).toBeGreaterThan(before.transaction);
+    expect(meter.trips.exact).toBeGreaterThan(before.exact);
     expect(await service.running.services.credits.balance(short.accountId)).toBe(0);
     expect(await service.running.services.credits.balance(accountId)).toBe(64);
     const [{ n }] = await service.running.services.db.query<{ n: number | string }[]>(

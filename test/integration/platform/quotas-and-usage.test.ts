@@ -1,6 +1,6 @@
 import { QuotaError } from '../../../src/errors';
 import { PLANS } from '../../../src/plans/plan-catalog';
-import { rawSqlOf } from '../../../src/storage/raw-sql';
+import { MeteringRepository } from '../../../src/storage/metering.repository';
 import type { Caller } from '../../../src/services/platform/caller';
 import { QuotaClock } from '../../../src/services/platform/quota-clock';
 import { QuotaService } from '../../../src/services/platform/quota.service';
@@ -99,8 +99,9 @@ describe('usage and quotas', () => {
       now = new Date('2031-01-31T23:59:58Z');
       const { db, plans, events } = service.running.services;
       const clock = new QuotaClock(() => now);
-      const meter = new UsageMeter(rawSqlOf(db), db.dialect, plans, clock, events, () => undefined);
-      quota = Object.assign(new QuotaService(db, plans, clock), {
+      const storage = MeteringRepository.of(db);
+      const meter = new UsageMeter(storage, plans, clock, events, () => undefined);
+      quota = Object.assign(new QuotaService(storage, plans, clock), {
         count: (caller: Caller) => meter.settle({ caller, count: true, charge: 0, reason: 'test' }),
       });
     });

@@ -46,6 +46,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', DEMO_API_KEY: '' })).toMatchObject({ PORT: 3000, DEMO_API_KEY: undefined });
   });
 
+  it('ignores a setting it does not read, such as one an operator kept after it was removed', () => {
+    const config = loadConfig({ SQLITE_METER_THREAD: 'not a boolean' });
+    expect(config).not.toHaveProperty('SQLITE_METER_THREAD');
+  });
+
   it('names every invalid setting at once', () => {
     const message = problemsOf({
       PORT: 'eighty',
