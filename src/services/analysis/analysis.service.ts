@@ -102,7 +102,13 @@ export class AnalysisService {
    * same way, instead of a 202 refunded later or an error type that blames the target.
    */
   async assertFetchable(urls: readonly string[], parameter: string): Promise<void> {
-    for (const url of urls) await assertFetchableUrl(url, this.targets, parameter);
+    // The host names are looked up together (ten slow answers would add up), the first refused URL
+    // in the request's order named.
+    const checks = await Promise.allSettled(
+      urls.map((url) => assertFetchableUrl(url, this.targets, parameter)),
+    );
+    const refused = checks.find((check) => check.status === 'rejected');
+    if (refused) throw refused.reason;
   }
 
   /** GET /analyze/v1/: one page, now. A failure is a normal answer (status error), counted but not charged. */
