@@ -89,7 +89,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';
-  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Line and column of a JSON.parse error position, added when the message has only the offset. */
