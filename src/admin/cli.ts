@@ -11,6 +11,7 @@ import { generateSecretsKey, parseSecretsKey } from '../services/platform/secret
 import { buildServices, Services } from '../services/services';
 import { connectSharedState } from '../redis/shared-state';
 import { sitesImport } from './sites-import.command';
+import { fingerprintsCheck } from './fingerprints-check.command';
 
 /**
  * The operator's command line (`npm run admin -- <command> [options]`). It opens the configured
@@ -28,6 +29,10 @@ interface Command {
   runAlone?(): string;
   /** Commands that open what they need themselves (db:backup: never creates or migrates a database). */
   runOnConfig?(config: Config, o: Options): Promise<unknown>;
+  /** Commands on files alone (no configuration, no database): their own output and exit code. */
+  runOnFiles?(o: Options): { output: string; code: number };
+  /** Exit code of a usage error, when 1 means something else for the command (an invalid pack). */
+  usageExitCode?: number;
 }
 
 type Options = Record<string, string | boolean | undefined>;
@@ -171,6 +176,17 @@ const COMMANDS: Record<string, Command> = {
       return backupSqliteDatabase(config.DATABASE_URL, text(o, 'to'));
     },
   },
+  'fingerprints:check': {
+    synopsis: '--from PATH [--json]',
+    description:
+      'Validate a fingerprint pack (a directory in the webappanalyzer layout, technologies/ or technologies.json, ' +
+      'or a technologies.json file) without loading it: JSON syntax, field types, every regex compiled under the ' +
+      "engine's rules, unknown categories, implies/requires/excludes naming missing technologies, cycles of implies. " +
+      'Prints the summary (technologies, categories, version) and every problem, or ok. ' +
+      'Exit code 0 when valid (warnings allowed), 1 when not, 2 for a usage error.',
+    usageExitCode: 2,
+    runOnFiles: (o) => fingerprintsCheck(text(o, 'from', 2), o.json === true),
+  },
   'sites:rank': {
     synopsis: '[--json]',
     description:
@@ -195,9 +211,10 @@ Plans: demo, small, medium, large, business.`;
 const commandUsage = (name: string, c: Command) =>
   `Usage: npm run --silent admin -- ${`${name} ${c.synopsis}`.trimEnd()}\n\n${c.description}`;
 
-function text(o: Options, name: string): string {
+function text(o: Options, name: string, exitCode = 1): string {
   const value = o[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new UsageError(`--${name} is required`, exitCode);
   return value;
 }
 
@@ -252,6 +269,34 @@ function rerunWithHeapCap(argv: string[]): Promise<number> {
   });
 }
 
+const OPTIONS = {
+  name: { type: 'string' },
+  email: { type: 'string' },
+  plan: { type: 'string' },
+  credits: { type: 'string' },
+  account: { type: 'string' },
+  key: { type: 'string' },
+  'api-key': { type: 'string' },
+  json: { type: 'boolean' },
+  file: { type: 'string' },
+  format: { type: 'string' },
+  limit: { type: 'string' },
+  crawl: { type: 'boolean' },
+  to: { type: 'string' },
+  from: { type: 'string' },
+} as const;
+
+/** The command's options; an unknown or malformed one is a usage error with the command's exit code. */
+function parseOptions(args: string[], usageExitCode = 1): { values: Options } {
+  try {
+    return parseArgs({ args, options: OPTIONS, strict: true });
+  } catch (error) {
+    if ((error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(`${(error as Error).message}\n\n${USAGE}`, usageExitCode);
+    throw error;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== undefined && HEAP_CAPPED_COMMANDS.has(command) && !heapCapSet())
@@ -278,25 +323,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(chosen.runAlone());
     return 0;
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      name: { type: 'string' },
-      email: { type: 'string' },
-      plan: { type: 'string' },
-      credits: { type: 'string' },
-      account: { type: 'string' },
-      key: { type: 'string' },
-      'api-key': { type: 'string' },
-      json: { type: 'boolean' },
-      file: { type: 'string' },
-      format: { type: 'string' },
-      limit: { type: 'string' },
-      crawl: { type: 'boolean' },
-      to: { type: 'string' },
-    },
-    strict: true,
-  });
+  const { values } = parseOptions(rest, chosen.usageExitCode);
+  if (chosen.runOnFiles) {
+    const { output, code } = chosen.runOnFiles(values);
+    console.log(output);
+    return code;
+  }
   const config = loadConfig();
   logger.level = 'warn';
   if (chosen.runOnConfig) {
