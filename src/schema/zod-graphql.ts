@@ -34,8 +34,16 @@ function enumOf(values: readonly string[], name: string, description: string): o
   return made;
 }
 
-/** The GraphQL type of a field's schema; `typeName` names the enum or input type it may need. */
-function graphqlTypeOf(schema: z.ZodType, typeName: string, description: string): GraphQLTypeRef {
+/** What differs between an input and an output type: how a choice and a nested object become types. */
+interface TypeMakers {
+  /** "input" or "output", for the error naming a field no GraphQL type fits. */
+  side: string;
+  choice(values: readonly string[], typeName: string): GraphQLTypeRef;
+  object(schema: RequestSchema, name: string, description?: string): Constructor;
+}
+
+/** The GraphQL type of a field's schema; `typeName` names the enum or object type it may need. */
+function typeOfField(schema: z.ZodType, typeName: string, makers: TypeMakers): GraphQLTypeRef {
   const inner = inputOf(schema);
   const def = inner.def as { type: string; element?: z.ZodType; entries?: Record<string, string> };
   switch (def.type) {
@@ -46,24 +54,31 @@ function graphqlTypeOf(schema: z.ZodType, typeName: string, description: string)
     case 'number':
       return (inner as z.ZodNumber).isInt ? Int : Float;
     case 'enum':
-      return enumOf(Object.values(def.entries!), typeName, description);
+      return makers.choice(Object.values(def.entries!), typeName);
     case 'array':
-      return [graphqlTypeOf(def.element!, typeName, description)];
+      return [typeOfField(def.element!, typeName, makers)];
     case 'object': {
       const own = (inner.meta() ?? {}) as { graphqlType?: string; typeDescription?: string };
-      return inputTypeOf(inner as RequestSchema, own.graphqlType ?? typeName, own.typeDescription);
+      return makers.object(inner as RequestSchema, own.graphqlType ?? typeName, own.typeDescription);
     }
     default:
-      throw new Error(`No GraphQL type for the ${def.type} field of ${typeName}`);
+      throw new Error(`No GraphQL ${makers.side} type for the ${def.type} field of ${typeName}`);
   }
 }
+
+/** An argument's or input field's type: choices are enums where their values are names, objects input types. */
+const inputMakers = (description: string): TypeMakers => ({
+  side: 'input',
+  choice: (values, typeName) => enumOf(values, typeName, description),
+  object: (schema, name, typeDescription) => inputTypeOf(schema, name, typeDescription),
+});
 
 function declareFields(target: Constructor, schema: RequestSchema): void {
   for (const [key, fieldSchema] of Object.entries(schema.shape)) {
     const meta = fieldMeta(fieldSchema);
     const { optional, default: defaultValue } = unwrapField(fieldSchema);
     const typeName = meta.graphqlType ?? `${target.name}${key[0].toUpperCase()}${key.slice(1)}`;
-    const type = graphqlTypeOf(fieldSchema, typeName, meta.description);
+    const type = typeOfField(fieldSchema, typeName, inputMakers(meta.description));
     Field(() => type as never, {
       nullable: optional,
       ...(defaultValue !== undefined ? { defaultValue } : {}),
@@ -94,28 +109,12 @@ export function inputTypeOf(schema: RequestSchema, name: string, description?: s
 
 const objects = new Map<string, Constructor>();
 
-/** The GraphQL output type of a published shape's field: choices stay strings, nested objects are named types. */
-function outputTypeOf(schema: z.ZodType, typeName: string): GraphQLTypeRef {
-  const inner = inputOf(schema);
-  const def = inner.def as { type: string; element?: z.ZodType };
-  switch (def.type) {
-    case 'string':
-    case 'enum':
-      return String;
-    case 'boolean':
-      return Boolean;
-    case 'number':
-      return (inner as z.ZodNumber).isInt ? Int : Float;
-    case 'array':
-      return [outputTypeOf(def.element!, typeName)];
-    case 'object': {
-      const own = (inner.meta() ?? {}) as { graphqlType?: string; typeDescription?: string };
-      return objectTypeOf(inner as RequestSchema, own.graphqlType ?? typeName, own.typeDescription);
-    }
-    default:
-      throw new Error(`No GraphQL output type for the ${def.type} field of ${typeName}`);
-  }
-}
+/** A published shape's field type: choices stay strings, nested objects are named object types. */
+const OUTPUT_MAKERS: TypeMakers = {
+  side: 'output',
+  choice: () => String,
+  object: (schema, name, description) => objectTypeOf(schema, name, description),
+};
 
 /**
  * A GraphQL object type made from a published shape, where GraphQL publishes the same fields as
@@ -131,7 +130,7 @@ export function objectTypeOf(shape: RequestSchema, name: string, description?: s
       const fieldDescription =
         meta.description || fieldSchema.description || unwrapField(fieldSchema).inner.description;
       const typeName = meta.graphqlType ?? `${name}${key[0].toUpperCase()}${key.slice(1)}`;
-      const type = outputTypeOf(fieldSchema, typeName);
+      const type = typeOfField(fieldSchema, typeName, OUTPUT_MAKERS);
       Field(() => type as never, {
         nullable: unwrapField(fieldSchema).optional,
         ...(fieldDescription ? { description: fieldDescription } : {}),
