@@ -109,7 +109,14 @@ type RecordEvidence = (
  * between calls: one engine serves any number of analyses.
  */
 export class DetectionEngine {
-  constructor(readonly fingerprints: Fingerprints) {}
+  /**
+   * @param version the fingerprint version these fingerprints were compiled from (the active pack
+   * set's): every observation made with this engine records it.
+   */
+  constructor(
+    readonly fingerprints: Fingerprints,
+    readonly version: string = 'unversioned',
+  ) {}
 
   analyze(input: DetectionInput): DetectionResult {
     const fp = this.fingerprints;
