@@ -2,7 +2,15 @@ import type { HostBackoffStore } from '../../fetch/host-backoff';
 import type { HostSlots } from '../../fetch/host-slots';
 import { DetectionEngine, DetectionResult, mergeResults } from '../../detection';
 import { EventBus, TOPICS } from '../../platform/event-bus';
-import { crawlSite, FetchError, fetchPage, FetchedPage, FetchPageOptions, validatorsOf } from '../../fetch';
+import {
+  crawlSite,
+  FetchError,
+  fetchPage,
+  FetchedPage,
+  FetchPageOptions,
+  validatorsOf,
+  type PageMemory,
+} from '../../fetch';
 import { logger } from '../../platform/logger';
 import { emailVerificationSets, type SiteEmailVerifier } from '../../enrichment';
 import { titleOf } from './page-title';
@@ -170,7 +178,11 @@ export class SiteAnalyzer {
 
   /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
   private politeness(): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
-    return { hostSlots: this.crawlSettings.hostSlots, pageMemory: this.crawlSettings.pageValidators };
+    const memory = this.crawlSettings.pageValidators;
+    return {
+      hostSlots: this.crawlSettings.hostSlots,
+      pageMemory: memory && sameFingerprints(memory, this.engine.version),
+    };
   }
 
   private async rendered(
@@ -207,6 +219,7 @@ export class SiteAnalyzer {
       technologies: merged.technologies,
       hostnames,
       at,
+      fingerprintsVersion: merged.fingerprintsVersion,
     });
     await this.rememberPages(site.id, analysed, at);
     // Pages that answered 304 have no body to read: the record is read from the downloaded ones,
@@ -309,6 +322,21 @@ export class SiteAnalyzer {
     });
     return { ok: false, url, errors, analysedAt };
   }
+}
+
+/**
+ * The page memory, but only for pages whose stored result these fingerprints produced: a page
+ * detected with other fingerprints is downloaded and detected again, so a 304 never carries an old
+ * rule set's result (and its version) into an analysis made after a switch.
+ */
+export function sameFingerprints(memory: PageMemory, version: string): PageMemory {
+  return {
+    recall: async (url) => {
+      const page = await memory.recall(url);
+      const payload = page?.payload as Partial<PageAnalysisPayload> | undefined;
+      return payload?.result?.fingerprintsVersion === version ? page : undefined;
+    },
+  };
 }
 
 function asFetchError(error: unknown): FetchError {
