@@ -19,6 +19,7 @@ import type { ServiceMetrics } from '../../platform/service-metrics';
 import type { PageRenderer, RenderMode, RenderStatus } from './page-renderer';
 import { AnalysedPage, SiteIndexService } from '../site-index/site-index.service';
 import type { PageAnalysisPayload, PageValidatorStore } from './page-validators';
+import type { PageSampleStore } from './page-samples';
 
 export type Analysis =
   | {
@@ -72,6 +73,8 @@ export interface CrawlSettings {
   hostSlots?: HostSlots;
   /** Validators of earlier downloads: re-analyses ask conditionally and reuse a 304 page's result. */
   pageValidators?: PageValidatorStore;
+  /** Where the site's front page is sampled after each successful analysis (PAGE_SAMPLES_MAX). */
+  pageSamples?: PageSampleStore;
 }
 
 /**
@@ -222,6 +225,7 @@ export class SiteAnalyzer {
       fingerprintsVersion: merged.fingerprintsVersion,
     });
     await this.rememberPages(site.id, analysed, at);
+    await this.samplePage(site.id, analysed, at);
     // Pages that answered 304 have no body to read: the record is read from the downloaded ones,
     // and when none was downloaded the previous record stays.
     const downloaded = analysed.filter((a) => !a.page.notModified).map((a) => a.page);
@@ -270,6 +274,23 @@ export class SiteAnalyzer {
     });
     await store.remember(siteId, pages, at).catch((error: unknown) => {
       logger.warn({ err: error, siteId }, "could not store the pages' validators");
+    });
+  }
+
+  /**
+   * The site's front page, as the engine saw it, into the page samples: a page that answered 304
+   * brought no body (its sample stays), and a page other than the front page is not sampled.
+   */
+  private async samplePage(
+    siteId: number,
+    analysed: { page: FetchedPage; isRoot: boolean }[],
+    at: Date,
+  ): Promise<void> {
+    const store = this.crawlSettings.pageSamples;
+    const front = analysed.find((a) => a.isRoot);
+    if (!store?.enabled || !front || front.page.notModified) return;
+    await store.capture(siteId, front.page.input, at).catch((error: unknown) => {
+      logger.warn({ err: error, siteId }, 'could not store the page sample');
     });
   }
 
