@@ -405,7 +405,8 @@ async function main(argv: string[]): Promise<number> {
     if (chosen.runOnSchema) ({ result, code } = await chosen.runOnSchema(db, config));
     else if (checked) {
       const done = await checked.run(await buildServices(config, db, shared.events, shared.redis), config);
-      console.log(done.output);
+      // A report can pass the pipe's buffer: the process exits only once stdout has taken it all.
+      await new Promise((resolve) => process.stdout.write(`${done.output}\n`, resolve));
       return done.code;
     } else result = await chosen.run!(await buildServices(config, db, shared.events, shared.redis), values);
     console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
