@@ -10,8 +10,10 @@ import { logger } from '../platform/logger';
 import { generateSecretsKey, parseSecretsKey } from '../services/platform/secret-vault';
 import { buildServices, Services } from '../services/services';
 import { connectSharedState } from '../redis/shared-state';
+import { TREND_BREAK_DEFAULTS } from '../services/fingerprints/trend-breaks';
 import { sitesImport } from './sites-import.command';
 import { fingerprintsCheck } from './fingerprints-check.command';
+import { fingerprintsDiff } from './fingerprints-diff.command';
 
 /**
  * The operator's command line (`npm run admin -- <command> [options]`). It opens the configured
@@ -31,11 +33,19 @@ interface Command {
   runOnConfig?(config: Config, o: Options): Promise<unknown>;
   /** Commands on files alone (no configuration, no database): their own output and exit code. */
   runOnFiles?(o: Options): { output: string; code: number };
+  /**
+   * Commands that check files first (refusing bad ones before any database is opened: their output
+   * and exit code), then run over the services with output of their own.
+   */
+  runChecked?(
+    o: Options,
+  ): { refused: TextResult } | { run(s: Services, config: Config): Promise<TextResult> };
   /** Exit code of a usage error, when 1 means something else for the command (an invalid pack). */
   usageExitCode?: number;
 }
 
 type Options = Record<string, string | boolean | undefined>;
+type TextResult = { output: string; code: number };
 
 const COMMANDS: Record<string, Command> = {
   'account:create': {
@@ -187,6 +197,27 @@ const COMMANDS: Record<string, Command> = {
     usageExitCode: 2,
     runOnFiles: (o) => fingerprintsCheck(text(o, 'from', 2), o.json === true),
   },
+  'fingerprints:diff': {
+    synopsis: '--from PATH [--replace] [--share 0.2] [--min-sites 3] [--json]',
+    description:
+      'Compare a fingerprint pack with the fingerprints the service runs: the pack is validated first (a bad one is ' +
+      'refused with its problems, exit code 1), laid over the current fingerprints (--replace: in their place), and ' +
+      'the technologies added, removed and changed (which fields) are listed with the stored sites each touches. ' +
+      'Both are then run on the stored page samples (PAGE_SAMPLES_MAX): a technology whose detections would fall or ' +
+      'rise by more than --share (default 0.2) with at least --min-sites (default 3) before or after is flagged. ' +
+      'Exit code 0 when compared, 1 for a bad pack, 2 for a usage error.',
+    usageExitCode: 2,
+    runChecked: (o) =>
+      fingerprintsDiff({
+        from: text(o, 'from', 2),
+        replace: o.replace === true,
+        json: o.json === true,
+        trend: {
+          share: o.share === undefined ? TREND_BREAK_DEFAULTS.share : share(o, 'share'),
+          minSites: o['min-sites'] === undefined ? TREND_BREAK_DEFAULTS.minSites : whole(o, 'min-sites', 2),
+        },
+      }),
+  },
   'sites:rank': {
     synopsis: '[--json]',
     description:
@@ -218,9 +249,17 @@ function text(o: Options, name: string, exitCode = 1): string {
   return value;
 }
 
-function whole(o: Options, name: string): number {
-  const value = text(o, name);
-  if (!/^\d{1,15}$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+function whole(o: Options, name: string, exitCode = 1): number {
+  const value = text(o, name, exitCode);
+  if (!/^\d{1,15}$/.test(value)) throw new UsageError(`--${name} must be a whole number`, exitCode);
+  return Number(value);
+}
+
+/** A share: a decimal number from 0 to 10 (0.2 is 20%). */
+function share(o: Options, name: string): number {
+  const value = text(o, name, 2);
+  if (!/^\d{1,2}(\.\d{1,6})?$/.test(value) || Number(value) > 10)
+    throw new UsageError(`--${name} must be a share from 0 to 10, such as 0.2 for 20%`, 2);
   return Number(value);
 }
 
@@ -284,6 +323,9 @@ const OPTIONS = {
   crawl: { type: 'boolean' },
   to: { type: 'string' },
   from: { type: 'string' },
+  replace: { type: 'boolean' },
+  share: { type: 'string' },
+  'min-sites': { type: 'string' },
 } as const;
 
 /** The command's options; an unknown or malformed one is a usage error with the command's exit code. */
@@ -329,6 +371,11 @@ async function main(argv: string[]): Promise<number> {
     console.log(output);
     return code;
   }
+  const checked = chosen.runChecked?.(values);
+  if (checked && 'refused' in checked) {
+    console.log(checked.refused.output);
+    return checked.refused.code;
+  }
   const config = loadConfig();
   logger.level = 'warn';
   if (chosen.runOnConfig) {
@@ -356,7 +403,12 @@ async function main(argv: string[]): Promise<number> {
     let result: unknown;
     let code = 0;
     if (chosen.runOnSchema) ({ result, code } = await chosen.runOnSchema(db, config));
-    else result = await chosen.run!(await buildServices(config, db, shared.events, shared.redis), values);
+    else if (checked) {
+      const done = await checked.run(await buildServices(config, db, shared.events, shared.redis), config);
+      // A report can pass the pipe's buffer: the process exits only once stdout has taken it all.
+      await new Promise((resolve) => process.stdout.write(`${done.output}\n`, resolve));
+      return done.code;
+    } else result = await chosen.run!(await buildServices(config, db, shared.events, shared.redis), values);
     console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     return code;
   } finally {

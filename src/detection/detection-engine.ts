@@ -231,12 +231,20 @@ export class DetectionEngine {
       this.runDom(renderedDoc, renderedHtml, fp.markupLiterals.scan([renderedHtml]), record, domMatched);
       this.runRendered(rendered, record);
       // Everything a browser could try was tried: nothing is left skipped.
-      return { technologies: resolveTechnologies(fp, found), skipped: [] };
+      return {
+        technologies: resolveTechnologies(fp, found),
+        skipped: [],
+        fingerprintsVersion: this.version,
+      };
     }
 
     const technologies = resolveTechnologies(fp, found);
     const hintScans = scriptsFound ? [markupFound, scriptsFound] : [markupFound];
-    return { technologies, skipped: this.skipped(hintScans, technologies) };
+    return {
+      technologies,
+      skipped: this.skipped(hintScans, technologies),
+      fingerprintsVersion: this.version,
+    };
   }
 
   /**

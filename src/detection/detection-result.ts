@@ -70,6 +70,12 @@ export interface DetectionResult {
    * page hints at (the JavaScript global or XHR host they look for is named in its markup or scripts).
    */
   skipped: SkippedTechnology[];
+  /**
+   * The fingerprint version that produced the result (the engine's `version`): stored with every
+   * observation so a trend can be read against the rules that made it. A merged result of pages
+   * analysed with different versions lists them, distinct, joined by ',' (see mergeResults).
+   */
+  fingerprintsVersion: string;
 }
 
 export const MAX_EVIDENCE = 10;

@@ -18,7 +18,7 @@ export {
   locateFingerprintFiles,
   type LoadFingerprintsOptions,
 } from './fingerprints-loader';
-export { DetectionEngine, LIMITS } from './detection-engine';
+export { boundHtml, DetectionEngine, LIMITS } from './detection-engine';
 export { denoise, DENOISE_THRESHOLD } from './denoise';
 export { mergeResults } from './merge-results';
 export { baseSlug } from './slug';

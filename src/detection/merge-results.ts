@@ -10,7 +10,9 @@ import { compareDetected, rankVersions } from './technology-resolver';
  * Combines the results of several pages of one site (a crawl): per technology the highest confidence,
  * the union of versions (best first), found directly if any page found it directly, and the union of
  * evidence without duplicates, at most MAX_EVIDENCE items. A technology skipped on one page but found
- * on another is not reported as skipped.
+ * on another is not reported as skipped. The fingerprint version is the pages' one; pages analysed
+ * with different versions (a page whose stored result was reused) give the distinct versions in page
+ * order, joined by ',', so a mixed result never passes for one version's.
  */
 export function mergeResults(results: readonly DetectionResult[]): DetectionResult {
   const merged = new Map<string, DetectedTechnology & { allVersions: string[]; evidenceKeys: Set<string> }>();
@@ -38,7 +40,8 @@ export function mergeResults(results: readonly DetectionResult[]): DetectionResu
   for (const result of results) {
     for (const s of result.skipped) if (!merged.has(s.slug) && !skipped.has(s.slug)) skipped.set(s.slug, s);
   }
-  return { technologies, skipped: [...skipped.values()] };
+  const versions = [...new Set(results.map((r) => r.fingerprintsVersion ?? ''))];
+  return { technologies, skipped: [...skipped.values()], fingerprintsVersion: versions.join(',') };
 }
 
 function addEvidence(list: Evidence[], keys: Set<string>, evidence: Evidence): void {

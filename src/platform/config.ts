@@ -115,6 +115,9 @@ const schema = z.object({
   // /healthz and /readyz check the database (a read, a no-op write) at most this often; 0: per request.
   HEALTH_CHECK_INTERVAL_MS: int(2000, 0, 300_000),
   FINGERPRINTS_PATH: z.string().optional(),
+  // Page samples (the front page of up to this many sites) that fingerprints:diff re-runs to flag
+  // a rule change before it breaks a trend; 0 stores none.
+  PAGE_SAMPLES_MAX: int(20_000, 0, 10_000_000),
   // GeoIP of the addresses sites answer on (issue 9): the bundled DB-IP Lite country database
   // unless an operator (or a test) points at another MMDB file, e.g. a city database with regions.
   GEOIP_DATABASE_PATH: z.string().optional(),

@@ -9,6 +9,7 @@ export function toDetectedTechnology(
   t: DetectedTechnology,
   confirmedAt: Date,
   siteHostname: string,
+  fingerprintsVersion: string,
 ): DetectedTechnologyType {
   return {
     siteHostname,
@@ -29,6 +30,7 @@ export function toDetectedTechnology(
       pattern: e.pattern,
       matched: e.matched,
     })),
+    fingerprintsVersion,
   };
 }
 
@@ -56,7 +58,12 @@ export function toUrlAnalysis(outcome: UrlOutcome): UrlAnalysis {
     url: outcome.url,
     state: UrlAnalysisState.ANALYSED,
     technologies: outcome.technologies.map((t) =>
-      toDetectedTechnology(t, outcome.analysedAt, siteKeyOf(outcome.siteUrl).hostname),
+      toDetectedTechnology(
+        t,
+        outcome.analysedAt,
+        siteKeyOf(outcome.siteUrl).hostname,
+        outcome.fingerprintsVersion,
+      ),
     ),
     errors: [],
     render: outcome.render ?? null,

@@ -42,6 +42,12 @@ export class LookupTechnologyType {
 
   @Field(() => Int, { description: '0-100 (not part of the REST answer)' })
   confidence: number;
+
+  @Field({
+    description:
+      "The fingerprint version of the analysis that last confirmed it (in a month: that month's latest); '' when stored before versions were recorded (not part of the REST answer)",
+  })
+  fingerprintsVersion: string;
 }
 
 @ObjectType({ description: 'One month of a site’s history (squash=false)' })

@@ -71,6 +71,12 @@ export class DetectedTechnologyType {
   @Field(() => [DetectionEvidence])
   evidence: DetectionEvidence[];
 
+  @Field({
+    description:
+      'The fingerprint version that produced this detection and its evidence (the same for every technology of one analysis)',
+  })
+  fingerprintsVersion: string;
+
   /** Index key of the analysed site: lets field resolvers ask the index about this technology. */
   siteHostname: string;
 }

@@ -2,7 +2,9 @@ import { MeteringRepository } from '../storage/metering.repository';
 import { scriptRunnerOf } from '../storage/script-runner';
 import type { Config } from '../platform/config';
 import { Database } from '../storage/database';
-import { DetectionEngine, loadFingerprints } from '../detection';
+import { defaultFingerprintDirectory, DetectionEngine, loadFingerprints } from '../detection';
+import { readPack } from '../detection/pack-files';
+import { parsePack, type RawPack } from '../detection/raw-pack';
 import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../platform/event-bus';
 import { rawSqlOf } from '../storage/raw-sql';
 import { PlanCatalog } from '../plans/plan-catalog';
@@ -14,6 +16,7 @@ import { MemoryHostBackoff } from '../fetch/host-backoff';
 import { MemoryHostSlots } from '../fetch/host-slots';
 import { RedisHostSlots } from '../redis/redis-host-slots';
 import { PageValidatorStore } from './analysis/page-validators';
+import { PageSampleStore } from './analysis/page-samples';
 import type { FetchPageOptions } from '../fetch';
 import { JobQueue } from '../jobs/job-queue';
 import { AccountService } from './platform/account.service';
@@ -87,6 +90,8 @@ export interface Services {
   engine: DetectionEngine;
   siteIndex: SiteIndexService;
   analyzer: SiteAnalyzer;
+  /** Front pages of sites as the engine saw them (PAGE_SAMPLES_MAX), for fingerprints:diff. */
+  pageSamples: PageSampleStore;
   /** Browser rendering (RENDER, BROWSER_*): lazily started, closed with the service. */
   renderer: PageRenderer;
   analysis: AnalysisService;
@@ -124,6 +129,14 @@ export interface Services {
   mailer: Mailer;
   /** /healthz and /readyz: can the process read and write its database, is it stopping. */
   health: HealthService;
+}
+
+/**
+ * The fingerprints the service runs, as data (what its engine is compiled from): the one place
+ * fingerprints:diff reads them, so that the active packs can take FINGERPRINTS_PATH's place here.
+ */
+export function currentRawPack(config: Pick<Config, 'FINGERPRINTS_PATH'>): RawPack {
+  return parsePack(readPack(config.FINGERPRINTS_PATH ?? defaultFingerprintDirectory()));
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -216,6 +229,7 @@ export async function buildServices(
   const siteEmailVerifier = config.ENRICH_VERIFY_EMAILS
     ? new BoundedSiteEmailVerifier((email) => emailVerifier.verify(email))
     : undefined;
+  const pageSamples = new PageSampleStore(db, config.PAGE_SAMPLES_MAX);
   const analyzer = new SiteAnalyzer(
     engine,
     siteIndex,
@@ -234,6 +248,7 @@ export async function buildServices(
               new RedisHostSlots(redis, config.HOST_CONCURRENCY, config.FETCH_TIMEOUT_MS + 10_000)
             : new MemoryHostSlots(config.HOST_CONCURRENCY),
       pageValidators: new PageValidatorStore(db),
+      pageSamples,
     },
     { enricher, emailVerifier: siteEmailVerifier },
     metrics,
@@ -288,6 +303,7 @@ export async function buildServices(
     engine,
     siteIndex,
     analyzer,
+    pageSamples,
     renderer,
     analysis,
     subdomains,

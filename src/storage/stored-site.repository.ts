@@ -23,7 +23,7 @@ export class StoredSiteRepository {
   /** The site's current technologies, by confidence (highest first), then slug. */
   async currentTechnologies(siteId: number): Promise<SiteTechnologyEntity[]> {
     const rows = await this.sql.all<Record<string, unknown>>(
-      'SELECT slug, name, versions, confidence, confirmed_at FROM site_technologies ' +
+      'SELECT slug, name, versions, confidence, confirmed_at, fingerprints_version FROM site_technologies ' +
         'WHERE site_id = ? ORDER BY confidence DESC, slug ASC',
       [siteId],
     );

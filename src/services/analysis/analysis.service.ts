@@ -50,6 +50,8 @@ export type UrlOutcome =
       siteUrl: string;
       technologies: DetectedTechnology[];
       analysedAt: Date;
+      /** The fingerprint version that detected them (DetectionResult.fingerprintsVersion). */
+      fingerprintsVersion: string;
       /** The field sets asked for (sets=), as the index stored them. */
       fields: EnrichmentFields;
       /** Whether a browser rendered the page, and if not why (absent: not told). */
@@ -191,6 +193,7 @@ export class AnalysisService {
       siteUrl: analysis.siteUrl,
       technologies: analysis.result.technologies,
       analysedAt: analysis.analysedAt,
+      fingerprintsVersion: analysis.result.fingerprintsVersion,
       fields: await this.storedFields(analysis.siteUrl, sets),
       render: analysis.render,
       skipped: analysis.result.skipped,

@@ -2,7 +2,15 @@ import type { HostBackoffStore } from '../../fetch/host-backoff';
 import type { HostSlots } from '../../fetch/host-slots';
 import { DetectionEngine, DetectionResult, mergeResults } from '../../detection';
 import { EventBus, TOPICS } from '../../platform/event-bus';
-import { crawlSite, FetchError, fetchPage, FetchedPage, FetchPageOptions, validatorsOf } from '../../fetch';
+import {
+  crawlSite,
+  FetchError,
+  fetchPage,
+  FetchedPage,
+  FetchPageOptions,
+  validatorsOf,
+  type PageMemory,
+} from '../../fetch';
 import { logger } from '../../platform/logger';
 import { emailVerificationSets, type SiteEmailVerifier } from '../../enrichment';
 import { titleOf } from './page-title';
@@ -11,6 +19,7 @@ import type { ServiceMetrics } from '../../platform/service-metrics';
 import type { PageRenderer, RenderMode, RenderStatus } from './page-renderer';
 import { AnalysedPage, SiteIndexService } from '../site-index/site-index.service';
 import type { PageAnalysisPayload, PageValidatorStore } from './page-validators';
+import type { PageSampleStore } from './page-samples';
 
 export type Analysis =
   | {
@@ -64,6 +73,8 @@ export interface CrawlSettings {
   hostSlots?: HostSlots;
   /** Validators of earlier downloads: re-analyses ask conditionally and reuse a 304 page's result. */
   pageValidators?: PageValidatorStore;
+  /** Where the site's front page is sampled after each successful analysis (PAGE_SAMPLES_MAX). */
+  pageSamples?: PageSampleStore;
 }
 
 /**
@@ -170,7 +181,11 @@ export class SiteAnalyzer {
 
   /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
   private politeness(): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
-    return { hostSlots: this.crawlSettings.hostSlots, pageMemory: this.crawlSettings.pageValidators };
+    const memory = this.crawlSettings.pageValidators;
+    return {
+      hostSlots: this.crawlSettings.hostSlots,
+      pageMemory: memory && sameFingerprints(memory, this.engine.version),
+    };
   }
 
   private async rendered(
@@ -207,8 +222,10 @@ export class SiteAnalyzer {
       technologies: merged.technologies,
       hostnames,
       at,
+      fingerprintsVersion: merged.fingerprintsVersion,
     });
     await this.rememberPages(site.id, analysed, at);
+    await this.samplePage(site.id, analysed, at);
     // Pages that answered 304 have no body to read: the record is read from the downloaded ones,
     // and when none was downloaded the previous record stays.
     const downloaded = analysed.filter((a) => !a.page.notModified).map((a) => a.page);
@@ -261,6 +278,23 @@ export class SiteAnalyzer {
   }
 
   /**
+   * The site's front page, as the engine saw it, into the page samples: a page that answered 304
+   * brought no body (its sample stays), and a page other than the front page is not sampled.
+   */
+  private async samplePage(
+    siteId: number,
+    analysed: { page: FetchedPage; isRoot: boolean }[],
+    at: Date,
+  ): Promise<void> {
+    const store = this.crawlSettings.pageSamples;
+    const front = analysed.find((a) => a.isRoot);
+    if (!store?.enabled || !front || front.page.notModified) return;
+    await store.capture(siteId, front.page.input, at).catch((error: unknown) => {
+      logger.warn({ err: error, siteId }, 'could not store the page sample');
+    });
+  }
+
+  /**
    * The enriched record of the analysed pages, stored in the index. A failure here is logged and
    * leaves the previous record in place: the technologies of the analysis are already recorded.
    */
@@ -309,6 +343,21 @@ export class SiteAnalyzer {
     });
     return { ok: false, url, errors, analysedAt };
   }
+}
+
+/**
+ * The page memory, but only for pages whose stored result these fingerprints produced: a page
+ * detected with other fingerprints is downloaded and detected again, so a 304 never carries an old
+ * rule set's result (and its version) into an analysis made after a switch.
+ */
+export function sameFingerprints(memory: PageMemory, version: string): PageMemory {
+  return {
+    recall: async (url) => {
+      const page = await memory.recall(url);
+      const payload = page?.payload as Partial<PageAnalysisPayload> | undefined;
+      return payload?.result?.fingerprintsVersion === version ? page : undefined;
+    },
+  };
 }
 
 function asFetchError(error: unknown): FetchError {

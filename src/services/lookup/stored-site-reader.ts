@@ -18,6 +18,7 @@ interface StoredTechnology {
   versions: string[];
   confidence: number;
   confirmedAt: Date;
+  fingerprintsVersion: string;
 }
 
 /** A current technology as stored (for the window and denoise) and as published. */
@@ -38,6 +39,11 @@ export interface LookupTechnology {
   /** UNIX seconds of the last analysis that confirmed it (within a month: see months()). */
   confirmedAt: number;
   confidence: number;
+  /**
+   * The fingerprint version of the analysis that last confirmed it (a month's: its latest); '' when
+   * stored before versions were recorded. GraphQL only: not part of the published shape.
+   */
+  fingerprintsVersion: string;
 }
 
 /** One month of a site's history (squash=false). */
@@ -126,6 +132,7 @@ export class StoredSiteReader {
           versions: parseList(row.versions),
           confidence: row.confidence,
           confirmedAt: row.confirmedAt,
+          fingerprintsVersion: row.fingerprintsVersion,
         };
         const technology = this.technology(
           site,
@@ -134,6 +141,7 @@ export class StoredSiteReader {
           stored.versions,
           stored.confidence,
           stored.confirmedAt,
+          stored.fingerprintsVersion,
         );
         return { stored, technology: deepFreeze(technology) };
       }),
@@ -153,7 +161,15 @@ export class StoredSiteReader {
       const confirmedAt = confirmed && confirmed < monthEnd ? confirmed : monthEnd;
       const list = months.get(row.month) ?? [];
       list.push(
-        this.technology(site, row.slug, row.name, parseList(row.versions), row.confidence, confirmedAt),
+        this.technology(
+          site,
+          row.slug,
+          row.name,
+          parseList(row.versions),
+          row.confidence,
+          confirmedAt,
+          row.fingerprintsVersion,
+        ),
       );
       months.set(row.month, list);
     }
@@ -185,6 +201,7 @@ export class StoredSiteReader {
     versions: string[],
     confidence: number,
     confirmedAt: Date,
+    fingerprintsVersion: string,
   ): LookupTechnology {
     const known = this.fingerprints.technologyBySlug(slug);
     return {
@@ -196,6 +213,7 @@ export class StoredSiteReader {
       trafficRank: site.trafficRank,
       confirmedAt: Math.floor(confirmedAt.getTime() / 1000),
       confidence,
+      fingerprintsVersion,
     };
   }
 }

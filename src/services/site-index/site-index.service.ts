@@ -36,6 +36,11 @@ export interface SiteObservation {
   technologies: DetectedTechnology[];
   hostnames: string[];
   at: Date;
+  /**
+   * The fingerprint version that produced `technologies` (DetectionResult.fingerprintsVersion),
+   * stored beside them; absent (imports, tests) stores '' like rows older than versions.
+   */
+  fingerprintsVersion?: string;
 }
 
 /** What an analysis learned about a site beyond its technologies (the field sets of /v2/lookup/). */
@@ -62,6 +67,14 @@ export interface LookupMonth {
 }
 
 const MAX_VERSIONS = 10;
+/** A fingerprint version's longest form (the columns' width). */
+export const MAX_FINGERPRINTS_VERSION = 64;
+/**
+ * Distinct fingerprint versions a month keeps per technology (site_month_technologies
+ * fingerprints_versions, most recently used last): rule sets rarely change more often than monthly,
+ * and the column holds this many of the longest versions.
+ */
+const MONTH_FINGERPRINTS_VERSIONS = 4;
 const MAX_LANGUAGES = 10;
 const MAX_KEYWORDS = 100;
 /** How long a crawl's enriched record outranks one-page analyses (see recordEnrichment). */
@@ -102,6 +115,10 @@ export class SiteIndexService {
   async record(observation: SiteObservation): Promise<SiteEntity> {
     const key = siteKeyOf(observation.url);
     const month = monthOf(observation.at);
+    if ((observation.fingerprintsVersion ?? '').length > MAX_FINGERPRINTS_VERSION)
+      throw new Error(
+        `fingerprint version longer than ${MAX_FINGERPRINTS_VERSION} characters: ${observation.fingerprintsVersion}`,
+      );
     await this.db.transaction((m) => this.insertSiteIfMissing(m, key, observation.at));
     const site = await this.db.transaction(async (m) => {
       const site = await this.updateSite(m, key, observation);
@@ -348,6 +365,7 @@ export class SiteIndexService {
           versions: JSON.stringify(tech.versions.slice(0, MAX_VERSIONS)),
           confidence: tech.confidence,
           rootPath,
+          fingerprintsVersion: observation.fingerprintsVersion ?? '',
           firstSeenAt: observation.at,
           confirmedAt: observation.at,
         });
@@ -363,6 +381,7 @@ export class SiteIndexService {
           versions: JSON.stringify(union(tech.versions, parseList(row.versions), MAX_VERSIONS)),
           confidence: tech.confidence,
           rootPath: row.rootPath || rootPath,
+          fingerprintsVersion: observation.fingerprintsVersion ?? '',
           confirmedAt: observation.at,
         },
       );
@@ -391,6 +410,7 @@ export class SiteIndexService {
         r,
       ]),
     );
+    const version = observation.fingerprintsVersion ?? '';
     for (const tech of observation.technologies) {
       const pagesSeen = Math.max(
         1,
@@ -407,6 +427,8 @@ export class SiteIndexService {
           versions: JSON.stringify(tech.versions.slice(0, MAX_VERSIONS)),
           hits: pagesSeen,
           confidence: tech.confidence,
+          fingerprintsVersion: version,
+          fingerprintsVersions: JSON.stringify(monthVersions([], version)),
         });
         continue;
       }
@@ -417,10 +439,22 @@ export class SiteIndexService {
           versions: JSON.stringify(union(parseList(row.versions), tech.versions, MAX_VERSIONS)),
           hits: row.hits + pagesSeen,
           confidence: Math.max(row.confidence, tech.confidence),
+          fingerprintsVersion: version,
+          fingerprintsVersions: JSON.stringify(monthVersions(parseList(row.fingerprintsVersions), version)),
         },
       );
     }
   }
+}
+
+/**
+ * A month's fingerprint versions after one more observation: `version` moves to the end (most
+ * recently used last), at most MONTH_FINGERPRINTS_VERSIONS kept (the least recently used go); an
+ * unrecorded version ('') is not listed.
+ */
+export function monthVersions(kept: readonly string[], version: string): string[] {
+  if (!version) return [...kept];
+  return [...kept.filter((v) => v !== version), version].slice(-MONTH_FINGERPRINTS_VERSIONS);
 }
 
 export function monthOf(date: Date): string {

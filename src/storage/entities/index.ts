@@ -17,6 +17,7 @@ import { LeadListEntity, LeadListSiteEntity } from './lead-list.entity';
 import { DatasetChargeEntity, DatasetOrderEntity } from './dataset-order.entity';
 import { PageValidatorEntity } from './page-validator.entity';
 import { KeyRevocationEntity } from './key-revocation.entity';
+import { PageSampleEntity } from './page-sample.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -41,6 +42,7 @@ export const ENTITIES = [
   DatasetChargeEntity,
   PageValidatorEntity,
   KeyRevocationEntity,
+  PageSampleEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -58,4 +60,5 @@ export {
 export { LeadListEntity, LeadListSiteEntity };
 export { DatasetChargeEntity, DatasetOrderEntity };
 export { PageValidatorEntity };
+export { PageSampleEntity };
 export { KeyRevocationEntity };

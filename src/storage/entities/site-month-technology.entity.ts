@@ -30,4 +30,12 @@ export class SiteMonthTechnologyEntity {
   /** Highest confidence seen that month (denoise filters on it). */
   @Column({ type: 'int' })
   confidence: number;
+
+  /** The latest fingerprint version that detected it that month; '' for months stored before versions were. */
+  @Column({ name: 'fingerprints_version', type: 'varchar', length: 64, default: '' })
+  fingerprintsVersion: string;
+
+  /** Every distinct version that detected it that month, oldest first (JSON array; see site-index.service.ts). */
+  @Column({ name: 'fingerprints_versions', type: 'varchar', length: 300, default: '[]' })
+  fingerprintsVersions: string;
 }

@@ -38,6 +38,13 @@ export class SiteTechnologyEntity {
   @Column({ name: 'root_path', type: 'boolean', default: false })
   rootPath: boolean;
 
+  /**
+   * The fingerprint version of the analysis that last confirmed it; '' for rows last confirmed
+   * before versions were recorded.
+   */
+  @Column({ name: 'fingerprints_version', type: 'varchar', length: 64, default: '' })
+  fingerprintsVersion: string;
+
   @TimeColumn({ name: 'first_seen_at' })
   firstSeenAt: Date;
 

@@ -269,6 +269,6 @@ describe('skipped, denoise, merge', () => {
       versions: ['1.10.3', '1.2'],
     });
     expect(merged.technologies[0].evidence.length).toBeLessThanOrEqual(10);
-    expect(mergeResults([])).toEqual({ technologies: [], skipped: [] });
+    expect(mergeResults([])).toEqual({ technologies: [], skipped: [], fingerprintsVersion: '' });
   });
 });
