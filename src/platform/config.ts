@@ -115,6 +115,10 @@ const schema = z.object({
   // /healthz and /readyz check the database (a read, a no-op write) at most this often; 0: per request.
   HEALTH_CHECK_INTERVAL_MS: int(2000, 0, 300_000),
   FINGERPRINTS_PATH: z.string().optional(),
+  // How often each process reads which fingerprint set is active (a Redis notice is at once).
+  FINGERPRINTS_POLL_SECONDS: int(5, 0, 3600),
+  // The directory the loadFingerprintPack mutation reads packs from (paths relative to it); unset: off.
+  FINGERPRINT_PACKS_DIR: z.string().optional(),
   // GeoIP of the addresses sites answer on (issue 9): the bundled DB-IP Lite country database
   // unless an operator (or a test) points at another MMDB file, e.g. a city database with regions.
   GEOIP_DATABASE_PATH: z.string().optional(),

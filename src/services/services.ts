@@ -2,7 +2,10 @@ import { MeteringRepository } from '../storage/metering.repository';
 import { scriptRunnerOf } from '../storage/script-runner';
 import type { Config } from '../platform/config';
 import { Database } from '../storage/database';
-import { DetectionEngine, loadFingerprints } from '../detection';
+import type { DetectionEngine } from '../detection';
+import { FingerprintPackRepository } from '../storage/fingerprint-pack.repository';
+import { defaultLayersOf, FingerprintSource } from './fingerprints/fingerprint-source';
+import { FingerprintPackService } from './fingerprints/fingerprint-pack.service';
 import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../platform/event-bus';
 import { rawSqlOf } from '../storage/raw-sql';
 import { PlanCatalog } from '../plans/plan-catalog';
@@ -84,7 +87,12 @@ export interface Services {
   meter: UsageMeter;
   myAccount: MyAccountService;
   callbacks: CallbackService;
-  engine: DetectionEngine;
+  /** The active fingerprint set, switched live: each unit of work takes `current()` when it starts. */
+  fingerprints: FingerprintSource;
+  /** The engine of the active set now (`fingerprints.current()`); an analysis keeps the one it took. */
+  readonly engine: DetectionEngine;
+  /** Fingerprint packs: load, unload, activate, status (CLI and operator mutations). */
+  fingerprintPacks: FingerprintPackService;
   siteIndex: SiteIndexService;
   analyzer: SiteAnalyzer;
   /** Browser rendering (RENDER, BROWSER_*): lazily started, closed with the service. */
@@ -194,12 +202,20 @@ export async function buildServices(
     secrets,
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
-  const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
+  const packRows = new FingerprintPackRepository(db);
+  const defaultLayers = defaultLayersOf(config.FINGERPRINTS_PATH);
+  const engines = await FingerprintSource.start({
+    packs: packRows,
+    defaultLayers,
+    pollSeconds: config.FINGERPRINTS_POLL_SECONDS,
+    events,
+  });
   const metrics = new ServiceMetrics();
-  metrics.setFingerprintCount(engine.fingerprints.technologies.length);
+  metrics.setFingerprintCount(engines.current().fingerprints.technologies.length);
+  engines.onSwitch((next) => metrics.setFingerprintCount(next.fingerprints.technologies.length));
   const siteIndex = new SiteIndexService(db);
   const emailVerifier = buildEmailVerifier(config);
-  const renderer = buildPageRenderer(engine, config.RENDER, {
+  const renderer = buildPageRenderer(engines, config.RENDER, {
     executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
     concurrency: config.BROWSER_CONCURRENCY,
     recyclePages: config.BROWSER_RECYCLE_PAGES,
@@ -212,12 +228,15 @@ export async function buildServices(
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
   });
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
-  const enricher = new SiteEnricher(geoip, (slug) => engine.fingerprints.technologyBySlug(slug)?.pricing);
+  const enricher = new SiteEnricher(
+    geoip,
+    (slug) => engines.current().fingerprints.technologyBySlug(slug)?.pricing,
+  );
   const siteEmailVerifier = config.ENRICH_VERIFY_EMAILS
     ? new BoundedSiteEmailVerifier((email) => emailVerifier.verify(email))
     : undefined;
   const analyzer = new SiteAnalyzer(
-    engine,
+    engines,
     siteIndex,
     events,
     fetchOptionsOf(config),
@@ -239,7 +258,7 @@ export async function buildServices(
     metrics,
     renderer,
   );
-  const storedSites = new StoredSiteReader(new StoredSiteRepository(db), siteIndex, engine.fingerprints);
+  const storedSites = new StoredSiteReader(new StoredSiteRepository(db), siteIndex, engines);
   const analysis = new AnalysisService(
     db,
     analyzer,
@@ -257,18 +276,9 @@ export async function buildServices(
   const lookupV2 = new LookupV2Service(analysis, analyzer, storedSites, metering, callbacks);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(emailVerifier, metering);
-  const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
+  const catalogue = new CatalogueService(db, engines, config.CATALOGUE_CACHE_SECONDS);
   const siteImport = new SiteImportService(db, queue);
-  const lists = new LeadListService(
-    db,
-    queue,
-    callbacks,
-    credits,
-    events,
-    engine.fingerprints,
-    config,
-    plans,
-  );
+  const lists = new LeadListService(db, queue, callbacks, credits, events, engines, config, plans);
   return {
     config,
     plans,
@@ -285,7 +295,14 @@ export async function buildServices(
     meter,
     myAccount,
     callbacks,
-    engine,
+    fingerprints: engines,
+    get engine() {
+      return engines.current();
+    },
+    fingerprintPacks: new FingerprintPackService(packRows, engines, events, defaultLayers, {
+      operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
+      packsDir: config.FINGERPRINT_PACKS_DIR,
+    }),
     siteIndex,
     analyzer,
     renderer,
@@ -329,7 +346,7 @@ export async function buildServices(
       lists,
       new DatabasePaymentProvider(config.PAYMENT_CARD_LIMIT),
       events,
-      engine.fingerprints,
+      engines,
       config,
     ),
     mailer: new Mailer(config.SMTP_URL, config.MAIL_FROM, logger),

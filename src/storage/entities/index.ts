@@ -17,6 +17,11 @@ import { LeadListEntity, LeadListSiteEntity } from './lead-list.entity';
 import { DatasetChargeEntity, DatasetOrderEntity } from './dataset-order.entity';
 import { PageValidatorEntity } from './page-validator.entity';
 import { KeyRevocationEntity } from './key-revocation.entity';
+import {
+  FingerprintActivationEntity,
+  FingerprintPackEntity,
+  FingerprintSetEntity,
+} from './fingerprint-pack.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -41,6 +46,9 @@ export const ENTITIES = [
   DatasetChargeEntity,
   PageValidatorEntity,
   KeyRevocationEntity,
+  FingerprintPackEntity,
+  FingerprintSetEntity,
+  FingerprintActivationEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -59,3 +67,4 @@ export { LeadListEntity, LeadListSiteEntity };
 export { DatasetChargeEntity, DatasetOrderEntity };
 export { PageValidatorEntity };
 export { KeyRevocationEntity };
+export { FingerprintActivationEntity, FingerprintPackEntity, FingerprintSetEntity };
