@@ -12,6 +12,10 @@ import { buildServices, Services } from '../services/services';
 import { connectSharedState } from '../redis/shared-state';
 import { sitesImport } from './sites-import.command';
 import { fingerprintsCheck } from './fingerprints-check.command';
+import { fingerprintsLoad } from './fingerprints-load.command';
+import { fingerprintsStatus } from './fingerprints-status.command';
+import { fingerprintsUnload } from './fingerprints-unload.command';
+import { fingerprintsActivate } from './fingerprints-activate.command';
 
 /**
  * The operator's command line (`npm run admin -- <command> [options]`). It opens the configured
@@ -29,6 +33,8 @@ interface Command {
   runAlone?(): string;
   /** Commands that open what they need themselves (db:backup: never creates or migrates a database). */
   runOnConfig?(config: Config, o: Options): Promise<unknown>;
+  /** Commands over the services that print their own output and choose their exit code. */
+  runWithCode?(s: Services, o: Options): Promise<{ output: string; code: number }>;
   /** Commands on files alone (no configuration, no database): their own output and exit code. */
   runOnFiles?(o: Options): { output: string; code: number };
   /** Exit code of a usage error, when 1 means something else for the command (an invalid pack). */
@@ -187,6 +193,42 @@ const COMMANDS: Record<string, Command> = {
     usageExitCode: 2,
     runOnFiles: (o) => fingerprintsCheck(text(o, 'from', 2), o.json === true),
   },
+  'fingerprints:load': {
+    synopsis: '--from PATH [--replace] [--name NAME] [--json]',
+    description:
+      'Load a fingerprint pack into every process without a restart. It is validated completely first (as ' +
+      'fingerprints:check does), as an overlay over the active set (references to its technologies resolve) or, ' +
+      'with --replace, as the new base pack; a pack with any error is refused whole (exit code 1, every problem ' +
+      'with file, technology and field) and the active set stays. Else it is stored in the database, the new set ' +
+      'is activated and announced, and its version printed. --name (default: the last part of PATH) names it; an ' +
+      'overlay of that name is replaced.',
+    runWithCode: (s, o) =>
+      fingerprintsLoad(s, {
+        from: text(o, 'from'),
+        replace: o.replace === true,
+        ...(typeof o.name === 'string' ? { name: o.name } : {}),
+        json: o.json === true,
+      }),
+  },
+  'fingerprints:status': {
+    synopsis: '[--json]',
+    description:
+      'The active fingerprint set (its version), each of its packs (name, role, version, technologies, loaded at ' +
+      'and by), and earlier sets (the versions fingerprints:activate can go back to).',
+    runWithCode: (s, o) => fingerprintsStatus(s, o.json === true),
+  },
+  'fingerprints:unload': {
+    synopsis: '--name NAME [--json]',
+    description:
+      'Activate the set without the named overlay (or, for a base loaded with --replace, with the default base ' +
+      'again), once what stays still validates.',
+    runWithCode: (s, o) => fingerprintsUnload(s, { name: text(o, 'name'), json: o.json === true }),
+  },
+  'fingerprints:activate': {
+    synopsis: '--version ID [--json]',
+    description: 'Make an earlier set (fingerprints:status lists them) the active one again: a roll-back.',
+    runWithCode: (s, o) => fingerprintsActivate(s, { version: text(o, 'version'), json: o.json === true }),
+  },
   'sites:rank': {
     synopsis: '[--json]',
     description:
@@ -284,6 +326,8 @@ const OPTIONS = {
   crawl: { type: 'boolean' },
   to: { type: 'string' },
   from: { type: 'string' },
+  replace: { type: 'boolean' },
+  version: { type: 'string' },
 } as const;
 
 /** The command's options; an unknown or malformed one is a usage error with the command's exit code. */
@@ -355,6 +399,14 @@ async function main(argv: string[]): Promise<number> {
   try {
     let result: unknown;
     let code = 0;
+    if (chosen.runWithCode) {
+      const services = await buildServices(config, db, shared.events, shared.redis);
+      const { output, code: exitCode } = await chosen
+        .runWithCode(services, values)
+        .finally(() => services.fingerprints.stop());
+      console.log(output);
+      return exitCode;
+    }
     if (chosen.runOnSchema) ({ result, code } = await chosen.runOnSchema(db, config));
     else result = await chosen.run!(await buildServices(config, db, shared.events, shared.redis), values);
     console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));

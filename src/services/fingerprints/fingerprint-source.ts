@@ -179,7 +179,9 @@ export class FingerprintSource {
     try {
       active = await this.options.packs.activeSet();
     } catch (error) {
-      log.warn({ err: (error as Error).message }, 'fingerprints: the active set could not be read');
+      // A stopped process closed its database under this read: nothing to say.
+      if (!this.stopped)
+        log.warn({ err: (error as Error).message }, 'fingerprints: the active set could not be read');
       return;
     }
     if (!active || active.setId === this.engine.version || active.setId === this.failedSet) return;
@@ -192,6 +194,7 @@ export class FingerprintSource {
       next = await (this.options.compile ?? compileSet)(layers, active.setId);
     } catch (error) {
       delay.disable();
+      if (this.stopped) return;
       this.failedSet = active.setId;
       const message = (error as Error).message;
       this.lastError = { version: active.setId, message, at: new Date() };
@@ -202,6 +205,7 @@ export class FingerprintSource {
       return;
     }
     delay.disable();
+    if (this.stopped) return;
     const previous = this.engine;
     this.engine = next;
     this.failedSet = null;
