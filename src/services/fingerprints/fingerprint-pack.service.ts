@@ -2,8 +2,8 @@ import { realpathSync, existsSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../errors';
 import { readPack } from '../../detection/pack-files';
-import { validatePack, type PackContext, type PackProblem } from '../../detection/pack-validator';
-import { parsePack, overlayPacks, type RawPack } from '../../detection/raw-pack';
+import type { PackProblem } from '../../detection/pack-validator';
+import { parsePack } from '../../detection/raw-pack';
 import { type EventBus, TOPICS } from '../../platform/event-bus';
 import type { FingerprintPackRepository, StoredPack } from '../../storage/fingerprint-pack.repository';
 import type { Principal } from '../platform/caller';
@@ -19,11 +19,11 @@ import {
   CORRECTIONS_PACK,
   correctionsLayer,
   layerOf,
-  parseLayer,
   type PackLayer,
   PATH_PACK,
   setIdOf,
 } from './pack-set';
+import { type LayersValidator, validateLayersInline, validateLayersOffThread } from './pack-validation';
 
 /** A pack refused: every problem found, each with its file, technology and field. */
 export class InvalidPackError extends AppError {
@@ -93,14 +93,6 @@ export interface FingerprintPackSettings {
 const DEFAULT_BASES = new Set([BUILTIN_PACK, PATH_PACK]);
 const RESERVED = new Set([BUILTIN_PACK, PATH_PACK, CORRECTIONS_PACK]);
 
-function contextOf(raw: RawPack): PackContext {
-  return {
-    technologies: new Set(Object.keys(raw.technologies)),
-    categories: new Set(Object.keys(raw.categories).map(Number)),
-    groups: new Set(Object.keys(raw.groups).map(Number)),
-  };
-}
-
 /**
  * Fingerprint packs for operators (the CLI's fingerprints:* commands and the operator mutations):
  * a pack is validated completely, as an overlay over the packs below it or as the new base, before
@@ -135,30 +127,14 @@ export class FingerprintPackService {
   }
 
   /**
-   * Every error of the layers from `from` upwards, each checked over the layers below it. Problems of
-   * a layer other than the one named `subject` name their pack before the file.
+   * Validates a pack over the active set and activates the set with it. `validate` runs the checks:
+   * inline for the CLI, on a worker thread for the API (the mutations), whose event loop serves
+   * requests meanwhile.
    */
-  private validateFrom(layers: PackLayer[], from: number, subject: string | null): PackProblem[] {
-    const problems: PackProblem[] = [];
-    let below: RawPack | null =
-      from > 0 ? overlayPacks(...(layers.slice(0, from).map(parseLayer) as [RawPack])) : null;
-    for (let i = from; i < layers.length; i++) {
-      const layer = layers[i];
-      const report = validatePack(layer.source, below ? contextOf(below) : undefined);
-      const own = layer.name === subject;
-      problems.push(
-        ...report.problems
-          .filter((problem) => own || problem.severity === 'error')
-          .map((problem) => (own ? problem : { ...problem, file: `${layer.name}: ${problem.file}` })),
-      );
-      if (!report.ok) return problems;
-      const raw = parseLayer(layer);
-      below = below ? overlayPacks(below, raw) : raw;
-    }
-    return problems;
-  }
-
-  async load(input: { path: string; replace: boolean; name?: string; by: string }): Promise<LoadResult> {
+  async load(
+    input: { path: string; replace: boolean; name?: string; by: string },
+    validate: LayersValidator = validateLayersInline,
+  ): Promise<LoadResult> {
     const name = input.name ?? basename(input.path.replace(/[\\/]+$/, '')).replace(/\.json$/, '');
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
       throw new ValidationError(
@@ -187,7 +163,7 @@ export class FingerprintPackService {
       layers = this.compose(active[0], next);
     }
     const position = layers.indexOf(pack);
-    const problems = this.validateFrom(layers, position, name);
+    const problems = await validate({ layers, from: position, subject: name });
     if (problems.some((problem) => problem.severity === 'error')) throw new InvalidPackError(problems);
     const version = await this.activateLayers(layers, input.by);
     return {
@@ -203,7 +179,11 @@ export class FingerprintPackService {
     };
   }
 
-  async unload(name: string, by: string): Promise<{ version: string; previousVersion: string }> {
+  async unload(
+    name: string,
+    by: string,
+    validate: LayersValidator = validateLayersInline,
+  ): Promise<{ version: string; previousVersion: string }> {
     const { layers: active, version: previousVersion } = await this.activeLayers();
     if (name === CORRECTIONS_PACK)
       throw new ValidationError('name', 'the corrections pack ships with the service and cannot be unloaded');
@@ -220,7 +200,7 @@ export class FingerprintPackService {
     else
       throw new NotFoundError(`No pack named ${JSON.stringify(name)} in the active set ${previousVersion}`);
     // What stays must still hold together (an overlay may have named a technology of the one removed).
-    const problems = this.validateFrom(layers, 1, null);
+    const problems = await validate({ layers, from: 1, subject: null });
     if (problems.length > 0) throw new InvalidPackError(problems, 'name');
     return { version: await this.activateLayers(layers, by), previousVersion };
   }
@@ -344,12 +324,15 @@ export class FingerprintPackService {
   async loadFor(principal: Principal, args: object): Promise<LoadResult> {
     const by = this.requireOperator(principal, 'loadFingerprintPack');
     const input = parseRequest(LoadFingerprintPackRequest, args);
-    return this.load({ path: this.insidePacksDir(input.path), replace: input.replace, name: input.name, by });
+    return this.load(
+      { path: this.insidePacksDir(input.path), replace: input.replace, name: input.name, by },
+      validateLayersOffThread,
+    );
   }
 
   async unloadFor(principal: Principal, args: object): Promise<{ version: string; previousVersion: string }> {
     const by = this.requireOperator(principal, 'unloadFingerprintPack');
-    return this.unload(parseRequest(UnloadFingerprintPackRequest, args).name, by);
+    return this.unload(parseRequest(UnloadFingerprintPackRequest, args).name, by, validateLayersOffThread);
   }
 
   async activateFor(
