@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DetectionEngine, defaultFingerprintDirectory } from '../../detection';
+import { DetectionEngine, defaultFingerprintDirectory, Fingerprints } from '../../detection';
 import { readPack, type PackSource } from '../../detection/pack-files';
 import { contentHash } from '../../detection/pack-validator';
-import { compilePack, overlayPacks, parsePack, type RawPack } from '../../detection/raw-pack';
+import { overlayPacks, parsePack, type RawPack } from '../../detection/raw-pack';
 import type { PackRole } from '../../storage/fingerprint-pack.repository';
 
 /** One layer of a set: a pack's identity and its files. */
@@ -110,9 +110,10 @@ export async function rawSetOf(layers: readonly PackLayer[], pause: Pause = next
 }
 
 /**
- * Compiles a set into a ready engine, the steps apart so that requests are served between them: the
- * parse of each layer, the compile, the prefilter tables (built by a first analysis, as the worker's
- * warm-up does) and the look-ups by slug and name.
+ * Compiles a set into a ready engine, letting requests be served throughout: the parse of each
+ * layer, then the compile and the prefilter tables in slices of about 20 ms of work each
+ * (Fingerprints.compileInSlices), then the look-ups by slug and name, and a first analysis (as the
+ * worker's warm-up does).
  */
 export async function compileSet(
   layers: readonly PackLayer[],
@@ -120,11 +121,16 @@ export async function compileSet(
   pause: Pause = nextTurn,
 ): Promise<DetectionEngine> {
   const raw = await rawSetOf(layers, pause);
-  const fingerprints = compilePack(raw);
+  const fingerprints = await Fingerprints.compileInSlices(
+    raw.technologies,
+    raw.categories,
+    raw.groups,
+    pause,
+  );
+  await pause();
+  fingerprints.technologyBySlug('');
   await pause();
   const engine = new DetectionEngine(fingerprints, version);
   engine.analyze({ url: 'http://warm-up.invalid/', html: '<html><body></body></html>' });
-  await pause();
-  fingerprints.technologyBySlug('');
   return engine;
 }
