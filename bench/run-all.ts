@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'lists.bench.js',
   'index.bench.js',
   'workers.bench.js',
+  'fingerprints.bench.js',
 ];
 
 for (const file of BENCHMARKS) {

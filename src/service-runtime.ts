@@ -56,6 +56,7 @@ export async function startService(config: Config): Promise<RunningService> {
       stopListWatch();
       await http.close();
       await worker?.stop();
+      services.fingerprints.stop();
       await services.renderer.close();
       await closeStorage();
       logger.info('service stopped');

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker shutting down');
     try {
       await worker.stop();
+      services.fingerprints.stop();
       await services.renderer.close();
       await shared.close();
       await db.close();

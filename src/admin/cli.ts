@@ -14,6 +14,10 @@ import { TREND_BREAK_DEFAULTS } from '../services/fingerprints/trend-breaks';
 import { sitesImport } from './sites-import.command';
 import { fingerprintsCheck } from './fingerprints-check.command';
 import { fingerprintsDiff } from './fingerprints-diff.command';
+import { fingerprintsLoad } from './fingerprints-load.command';
+import { fingerprintsStatus } from './fingerprints-status.command';
+import { fingerprintsUnload } from './fingerprints-unload.command';
+import { fingerprintsActivate } from './fingerprints-activate.command';
 
 /**
  * The operator's command line (`npm run admin -- <command> [options]`). It opens the configured
@@ -31,6 +35,8 @@ interface Command {
   runAlone?(): string;
   /** Commands that open what they need themselves (db:backup: never creates or migrates a database). */
   runOnConfig?(config: Config, o: Options): Promise<unknown>;
+  /** Commands over the services that print their own output and choose their exit code. */
+  runWithCode?(s: Services, o: Options): Promise<{ output: string; code: number }>;
   /** Commands on files alone (no configuration, no database): their own output and exit code. */
   runOnFiles?(o: Options): { output: string; code: number };
   /**
@@ -218,6 +224,42 @@ const COMMANDS: Record<string, Command> = {
         },
       }),
   },
+  'fingerprints:load': {
+    synopsis: '--from PATH [--replace] [--name NAME] [--json]',
+    description:
+      'Load a fingerprint pack into every process without a restart. It is validated completely first (as ' +
+      'fingerprints:check does), as an overlay over the active set (references to its technologies resolve) or, ' +
+      'with --replace, as the new base pack; a pack with any error is refused whole (exit code 1, every problem ' +
+      'with file, technology and field) and the active set stays. Else it is stored in the database, the new set ' +
+      'is activated and announced, and its version printed. --name (default: the last part of PATH) names it; an ' +
+      'overlay of that name is replaced.',
+    runWithCode: (s, o) =>
+      fingerprintsLoad(s, {
+        from: text(o, 'from'),
+        replace: o.replace === true,
+        ...(typeof o.name === 'string' ? { name: o.name } : {}),
+        json: o.json === true,
+      }),
+  },
+  'fingerprints:status': {
+    synopsis: '[--json]',
+    description:
+      'The active fingerprint set (its version), each of its packs (name, role, version, technologies, loaded at ' +
+      'and by), and earlier sets (the versions fingerprints:activate can go back to).',
+    runWithCode: (s, o) => fingerprintsStatus(s, o.json === true),
+  },
+  'fingerprints:unload': {
+    synopsis: '--name NAME [--json]',
+    description:
+      'Activate the set without the named overlay (or, for a base loaded with --replace, with the default base ' +
+      'again), once what stays still validates.',
+    runWithCode: (s, o) => fingerprintsUnload(s, { name: text(o, 'name'), json: o.json === true }),
+  },
+  'fingerprints:activate': {
+    synopsis: '--version ID [--json]',
+    description: 'Make an earlier set (fingerprints:status lists them) the active one again: a roll-back.',
+    runWithCode: (s, o) => fingerprintsActivate(s, { version: text(o, 'version'), json: o.json === true }),
+  },
   'sites:rank': {
     synopsis: '[--json]',
     description:
@@ -326,6 +368,7 @@ const OPTIONS = {
   replace: { type: 'boolean' },
   share: { type: 'string' },
   'min-sites': { type: 'string' },
+  version: { type: 'string' },
 } as const;
 
 /** The command's options; an unknown or malformed one is a usage error with the command's exit code. */
@@ -402,6 +445,14 @@ async function main(argv: string[]): Promise<number> {
   try {
     let result: unknown;
     let code = 0;
+    if (chosen.runWithCode) {
+      const services = await buildServices(config, db, shared.events, shared.redis);
+      const { output, code: exitCode } = await chosen
+        .runWithCode(services, values)
+        .finally(() => services.fingerprints.stop());
+      console.log(output);
+      return exitCode;
+    }
     if (chosen.runOnSchema) ({ result, code } = await chosen.runOnSchema(db, config));
     else if (checked) {
       const done = await checked.run(await buildServices(config, db, shared.events, shared.redis), config);

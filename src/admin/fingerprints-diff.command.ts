@@ -1,14 +1,16 @@
 import { DetectionEngine } from '../detection';
 import { readPack } from '../detection/pack-files';
-import { formatProblem, validatePack } from '../detection/pack-validator';
-import { compilePack, overlayPacks, parsePack, type RawPack } from '../detection/raw-pack';
-import type { Config } from '../platform/config';
+import { formatProblem, validatePack, type PackReport } from '../detection/pack-validator';
+import { compilePack, overlayPacks, parsePack } from '../detection/raw-pack';
+import type { PackSource } from '../detection/pack-files';
 import {
   FingerprintsDiffService,
   type FingerprintsDiffReport,
 } from '../services/fingerprints/fingerprints-diff.service';
 import type { TrendBreakOptions, TrendFlag } from '../services/fingerprints/trend-breaks';
-import { currentRawPack, type Services } from '../services/services';
+import { contextOf } from '../services/fingerprints/pack-validation';
+import { rawSetOf } from '../services/fingerprints/pack-set';
+import type { Services } from '../services/services';
 
 export interface DiffOptions {
   from: string;
@@ -21,27 +23,19 @@ type Output = { output: string; code: number };
 
 /**
  * `npm run admin -- fingerprints:diff --from PATH [--replace] [--share 0.2] [--min-sites 3] [--json]`,
- * in two steps: the pack is validated before anything else is opened (a bad pack is refused with its
- * problems, exit code 1, as fingerprints:check refuses it), then compared with the fingerprints the
- * service runs, over the database: technologies added, removed and changed (which fields), the
- * stored sites each touches, and the trend breaks the stored page samples show.
+ * in two steps: the pack's files are read before anything else is opened (a missing pack is refused,
+ * exit code 1); then, over the database, the pack is validated completely as fingerprints:load would
+ * (an overlay over the active set, so it may name the set's technologies; with --replace alone), a
+ * bad pack refused with its problems (exit code 1), and the pack compared with the fingerprints the
+ * process runs: technologies added, removed and changed (which fields), the stored sites each
+ * touches, and the trend breaks the stored page samples show.
  */
 export function fingerprintsDiff(
   options: DiffOptions,
-): { refused: Output } | { run(s: Services, config: Config): Promise<Output> } {
-  let pack: RawPack;
-  let version: string;
+): { refused: Output } | { run(s: Services): Promise<Output> } {
+  let source: PackSource;
   try {
-    const source = readPack(options.from);
-    const report = validatePack(source);
-    if (!report.ok) {
-      const output = options.json
-        ? JSON.stringify(report)
-        : [`pack ${options.from}`, ...report.problems.map(formatProblem), 'invalid'].join('\n');
-      return { refused: { output, code: 1 } };
-    }
-    pack = parsePack(source);
-    version = report.summary.version;
+    source = readPack(options.from);
   } catch (error) {
     const problem = { severity: 'error' as const, file: options.from, message: (error as Error).message };
     const output = options.json
@@ -50,10 +44,14 @@ export function fingerprintsDiff(
     return { refused: { output, code: 1 } };
   }
   return {
-    run: async (s, config) => {
-      const current = { raw: currentRawPack(config), engine: s.engine };
+    run: async (s) => {
+      const engine = s.engine;
+      const current = { raw: await rawSetOf(await s.fingerprints.currentLayers()), engine };
+      const checked = validatePack(source, options.replace ? undefined : contextOf(current.raw));
+      if (!checked.ok) return { output: refusal(options, checked), code: 1 };
+      const pack = parsePack(source);
       const raw = options.replace ? pack : overlayPacks(current.raw, pack);
-      const candidate = { raw, engine: new DetectionEngine(compilePack(raw), version) };
+      const candidate = { raw, engine: new DetectionEngine(compilePack(raw), checked.summary.version) };
       const report = await new FingerprintsDiffService(s.db, s.pageSamples.read).diff(
         current,
         candidate,
@@ -68,6 +66,12 @@ export function fingerprintsDiff(
       };
     },
   };
+}
+
+function refusal(options: DiffOptions, report: PackReport): string {
+  return options.json
+    ? JSON.stringify(report)
+    : [`pack ${options.from}`, ...report.problems.map(formatProblem), 'invalid'].join('\n');
 }
 
 function formatReport(from: string, mode: 'replace' | 'overlay', r: FingerprintsDiffReport): string {

@@ -193,6 +193,9 @@ export interface DomPropertyRule {
 
 const TEXT_KINDS: TextKind[] = ['url', 'html', 'text', 'css', 'robots', 'scriptSrc', 'scripts', 'certIssuer'];
 const KEYED_KINDS: KeyedKind[] = ['headers', 'cookies', 'meta', 'dns'];
+
+/** How much compiling a slice does before the event loop gets a turn. */
+const DEFAULT_SLICE_MS = 20;
 const REGEX_KEY = /[\\[\]()*+?{}^$|]/;
 
 /** Shared by every absent field (most of them): nothing is ever added to it. */
@@ -250,6 +253,313 @@ function fieldsOf(raw: RawTechnology | undefined): RawTechnology {
   return fields as RawTechnology;
 }
 
+/** What a compile makes: the fields of a Fingerprints. */
+interface CompiledParts {
+  technologies: Technology[];
+  categories: Category[];
+  groups: CategoryGroup[];
+  categoryById: Map<number, Category>;
+  categoryBySlug: Map<string, Category>;
+  textEntries: Record<TextKind, PatternEntry[]>;
+  hintSources: HintSource[];
+  jsPatterns: Map<string, JsEntry[]>;
+  xhrPatterns: PatternEntry[];
+  domPropertyRules: DomPropertyRule[];
+  keyedPatterns: Record<KeyedKind, KeyedPatterns>;
+  domRules: DomRule[];
+  warnings: FingerprintWarning[];
+  compileMs: number;
+  compileCpuMs: number;
+}
+
+/** Lets the event loop run between two slices of a compile (setImmediate, or a test's gate). */
+export type YieldFn = () => Promise<void>;
+
+/**
+ * Wall and CPU time of a compile, the pauses between its slices left out (while paused, the CPU
+ * counted is the requests' and the other threads').
+ */
+function busyClock(): { pause(): void; resume(): void; total(): { ms: number; cpuMs: number } } {
+  let ms = 0;
+  let cpuMs = 0;
+  let wall = performance.now();
+  let cpu = process.cpuUsage();
+  let running = true;
+  return {
+    pause() {
+      if (!running) return;
+      running = false;
+      ms += performance.now() - wall;
+      const used = process.cpuUsage(cpu);
+      cpuMs += (used.user + used.system) / 1000;
+    },
+    resume() {
+      if (running) return;
+      running = true;
+      wall = performance.now();
+      cpu = process.cpuUsage();
+    },
+    total() {
+      this.pause();
+      return { ms, cpuMs };
+    },
+  };
+}
+
+/**
+ * Runs a compile's steps, one after the other, pausing (`yieldFn`) whenever the steps since the last
+ * pause took `sliceMs`: the event loop is then held for about a slice at a time, however large the
+ * pack.
+ */
+async function runInSlices<T>(steps: Generator<void, T>, yieldFn: YieldFn, sliceMs: number): Promise<T> {
+  let sliceStarted = performance.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - sliceStarted >= sliceMs) {
+      await yieldFn();
+      sliceStarted = performance.now();
+    }
+  }
+}
+
+/** Runs a compile's steps to the end at once (the synchronous constructor, the CLI, the tests). */
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** The work of every way of compiling, step by step (a step yields between two technologies). */
+function* compileSteps(
+  rawTechnologies: Record<string, RawTechnology>,
+  rawCategories: Record<string, RawCategory>,
+  rawGroups: Record<string, RawGroup>,
+): Generator<void, CompiledParts> {
+  const clock = busyClock();
+  const warnings: FingerprintWarning[] = [];
+  const warn = (technology: string, kind: string, pattern: string, message: string): void => {
+    warnings.push({ technology, kind, pattern, message });
+  };
+
+  const categorySlugs = assignSlugs(Object.values(rawCategories).map((c) => c.name));
+  const categories: Category[] = Object.entries(rawCategories)
+    .map(([id, raw]) => ({
+      id: Number(id),
+      slug: categorySlugs.get(raw.name) ?? baseSlug(raw.name),
+      name: raw.name,
+      priority: typeof raw.priority === 'number' ? raw.priority : 10,
+      groups: Array.isArray(raw.groups) ? raw.groups : [],
+    }))
+    .sort((a, b) => a.id - b.id);
+  const categoryById = new Map<number, Category>();
+  const categoryBySlug = new Map<string, Category>();
+  for (const category of categories) {
+    categoryById.set(category.id, category);
+    categoryBySlug.set(category.slug, category);
+  }
+
+  const names = Object.keys(rawTechnologies);
+  const slugs = assignSlugs(names);
+  const indexOf = new Map(names.map((name, index) => [name, index]));
+  const resolveNames = (
+    owner: string,
+    kind: string,
+    raw: RawPatterns | undefined,
+  ): { index: number; tags: string }[] => {
+    const out: { index: number; tags: string }[] = [];
+    for (const entry of toList(raw)) {
+      const text = String(entry);
+      const cut = text.indexOf('\\;');
+      const name = cut < 0 ? text : text.slice(0, cut);
+      const index = indexOf.get(name);
+      if (index === undefined) warn(owner, kind, text, `unknown technology "${name}"`);
+      else out.push({ index, tags: text });
+    }
+    return out;
+  };
+
+  const textEntries: Record<TextKind, PatternEntry[]> = Object.fromEntries(
+    TEXT_KINDS.map((k) => [k, []]),
+  ) as never;
+  const keyed: Record<KeyedKind, KeyedPatterns> = Object.fromEntries(
+    KEYED_KINDS.map((k) => [k, { byKey: new Map(), byRegexKey: [] }]),
+  ) as never;
+  const domRules: DomRule[] = [];
+  const hintSources: HintSource[] = [];
+  const jsPatterns = new Map<string, JsEntry[]>();
+  const xhrPatterns: PatternEntry[] = [];
+  const domPropertyRules: DomPropertyRule[] = [];
+
+  // The same pattern text recurs (DOM `exists: ''`, common attribute and header patterns): compiled
+  // patterns are immutable, so each text is compiled once; an invalid one is still reported each time.
+  // Patterns no literal table reads (keyed and DOM values) only get a validity check now.
+  const compiledFiltered = new Map<string, Pattern | string>();
+  const compiledUnfiltered = new Map<string, Pattern | string>();
+  const compileWith =
+    (cache: Map<string, Pattern | string>, build: (text: string) => Pattern) =>
+    (tech: string, kind: string, raw: string | number): Pattern | null => {
+      const text = String(raw);
+      let pattern = cache.get(text);
+      if (pattern === undefined) {
+        try {
+          pattern = build(text);
+        } catch (error) {
+          pattern = (error as Error).message;
+        }
+        cache.set(text, pattern);
+      }
+      if (typeof pattern !== 'string') return pattern;
+      warn(tech, kind, text, `invalid regular expression skipped: ${pattern}`);
+      return null;
+    };
+  const compile = compileWith(compiledFiltered, compilePattern);
+  const compileUnfiltered = compileWith(compiledUnfiltered, compileUnfilteredPattern);
+
+  const technologies: Technology[] = [];
+  for (let index = 0; index < names.length; index++) {
+    // One technology per step: the sliced compile may let the event loop run between two.
+    clock.pause();
+    yield;
+    clock.resume();
+    const name = names[index];
+    const raw = fieldsOf(rawTechnologies[name]);
+    for (const kind of TEXT_KINDS) {
+      for (let value of toList(raw[kind])) {
+        if (kind === 'url' && typeof value === 'string' && /^\^?https\??\/\//.test(value)) {
+          warn(name, kind, value, 'url pattern lacks ":" after the scheme; matched as https?://');
+          value = value.replace(/^(\^?https\??)\/\//, '$1://');
+        }
+        const pattern = compile(name, kind, value);
+        if (pattern) textEntries[kind].push({ tech: index, pattern });
+      }
+    }
+    for (const kind of KEYED_KINDS) {
+      const group = raw[kind];
+      if (!group || typeof group !== 'object') continue;
+      for (const [key, values] of Object.entries(group)) {
+        const entries: KeyedEntry[] = [];
+        for (const value of toList(values)) {
+          const pattern = compileUnfiltered(name, kind, value);
+          if (pattern) entries.push({ tech: index, key, pattern });
+        }
+        const lower = key.toLowerCase();
+        const list = keyed[kind].byKey.get(lower);
+        if (list) list.push(...entries);
+        else keyed[kind].byKey.set(lower, entries);
+        if (kind === 'cookies' && REGEX_KEY.test(key)) {
+          // A cookie key such as SESS[a-f0-9]{32} is a regex anchored at the start of the name;
+          // the exact name (mybb[lastactive]) still matches through byKey.
+          try {
+            keyed.cookies.byRegexKey.push({
+              key: new RegExp(`^(?:${key.replace(/^\(\?i\)/, '')})`, 'i'),
+              entries,
+            });
+          } catch (error) {
+            warn(
+              name,
+              kind,
+              key,
+              `cookie name is not a valid regex, matched as a plain name: ${(error as Error).message}`,
+            );
+          }
+        }
+      }
+    }
+    compileDom(name, index, raw.dom, domRules, warn, compileUnfiltered, domPropertyRules);
+
+    const browserOnly: ('js' | 'xhr')[] = [];
+    if (raw.js && typeof raw.js === 'object') {
+      const properties = Object.keys(raw.js);
+      if (properties.length) {
+        browserOnly.push('js');
+        hintSources.push({ tech: index, kind: 'js', values: properties });
+      }
+      for (const [chain, values] of Object.entries(raw.js)) {
+        for (const value of toList(values)) {
+          const pattern = compileUnfiltered(name, 'js', value);
+          if (!pattern) continue;
+          const list = jsPatterns.get(chain);
+          if (list) list.push({ tech: index, chain, pattern });
+          else jsPatterns.set(chain, [{ tech: index, chain, pattern }]);
+        }
+      }
+    }
+    if (raw.xhr !== undefined) {
+      browserOnly.push('xhr');
+      hintSources.push({ tech: index, kind: 'xhr', values: toList(raw.xhr) });
+      for (const value of toList(raw.xhr)) {
+        const pattern = compileUnfiltered(name, 'xhr', value);
+        if (pattern) xhrPatterns.push({ tech: index, pattern });
+      }
+    }
+
+    const implies: Implication[] = resolveNames(name, 'implies', raw.implies).map(({ index: tech, tags }) => {
+      const parsed = parseTags(tags);
+      return { tech, confidence: parsed.confidence, version: parsed.version };
+    });
+    const requiresCategory = toList(raw.requiresCategory as RawPatterns).map(Number);
+    for (const id of requiresCategory) {
+      if (!categoryById.has(id)) warn(name, 'requiresCategory', String(id), `unknown category ${id}`);
+    }
+    const cats = Array.isArray(raw.cats) ? raw.cats : [];
+    const techCategories: Category[] = [];
+    for (const id of cats) {
+      const category = categoryById.get(id);
+      if (category) techCategories.push(category);
+      else warn(name, 'cats', String(id), `unknown category ${id}`);
+    }
+    technologies.push({
+      index,
+      name,
+      slug: slugs.get(name) as string,
+      description: raw.description ?? '',
+      categories: techCategories,
+      icon: raw.icon ?? 'default.svg',
+      website: raw.website ?? '',
+      ...(raw.cpe ? { cpe: raw.cpe } : {}),
+      pricing: Array.isArray(raw.pricing) ? raw.pricing : [],
+      ...(typeof raw.saas === 'boolean' ? { saas: raw.saas } : {}),
+      ...(typeof raw.oss === 'boolean' ? { oss: raw.oss } : {}),
+      implies,
+      requires: resolveNames(name, 'requires', raw.requires).map((r) => r.index),
+      requiresCategory,
+      excludes: resolveNames(name, 'excludes', raw.excludes).map((r) => r.index),
+      browserOnly,
+      versioned: VERSIONED_KINDS.some((kind) => hasVersionTag(raw[kind])),
+    });
+  }
+
+  const groupSlugs = assignSlugs(Object.values(rawGroups).map((g) => String(g?.name ?? '')));
+  const groups = Object.entries(rawGroups)
+    .filter(([id, raw]) => /^\d+$/.test(id) && typeof raw?.name === 'string' && raw.name !== '')
+    .map(([id, raw]) => ({
+      id: Number(id),
+      slug: groupSlugs.get(raw.name) ?? baseSlug(raw.name),
+      name: raw.name,
+    }))
+    .sort((a, b) => a.id - b.id);
+  const { ms, cpuMs } = clock.total();
+  return {
+    technologies,
+    categories,
+    groups,
+    categoryById,
+    categoryBySlug,
+    textEntries,
+    hintSources,
+    jsPatterns,
+    xhrPatterns,
+    domPropertyRules,
+    keyedPatterns: keyed,
+    domRules,
+    warnings,
+    compileMs: ms,
+    compileCpuMs: cpuMs,
+  };
+}
+
 /** Compiled fingerprints and the catalogue of technologies and categories. Immutable once built. */
 export class Fingerprints {
   readonly technologies: readonly Technology[];
@@ -276,226 +586,63 @@ export class Fingerprints {
 
   /** Technology look-ups by slug, name and category, built on first use (the engine uses indices). */
   private lookups: TechnologyLookups | null = null;
-  private readonly categoryBySlugMap = new Map<string, Category>();
-  private readonly categoryByIdMap = new Map<number, Category>();
+  private readonly categoryBySlugMap: Map<string, Category>;
+  private readonly categoryByIdMap: Map<number, Category>;
 
   constructor(
     rawTechnologies: Record<string, RawTechnology>,
     rawCategories: Record<string, RawCategory>,
     rawGroups: Record<string, RawGroup> = {},
+    /** The parts compileInSlices made (the same steps); without them the steps run here, at once. */
+    compiled?: CompiledParts,
   ) {
-    const started = performance.now();
-    const startedCpu = process.cpuUsage();
-    const warnings: FingerprintWarning[] = [];
-    const warn = (technology: string, kind: string, pattern: string, message: string): void => {
-      warnings.push({ technology, kind, pattern, message });
-    };
+    const parts = compiled ?? runToEnd(compileSteps(rawTechnologies, rawCategories, rawGroups));
+    this.technologies = parts.technologies;
+    this.categories = parts.categories;
+    this.groups = parts.groups;
+    this.categoryByIdMap = parts.categoryById;
+    this.categoryBySlugMap = parts.categoryBySlug;
+    this.textEntries = parts.textEntries;
+    this.hintSources = parts.hintSources;
+    this.jsPatterns = parts.jsPatterns;
+    this.xhrPatterns = parts.xhrPatterns;
+    this.domPropertyRules = parts.domPropertyRules;
+    this.keyedPatterns = parts.keyedPatterns;
+    this.domRules = parts.domRules;
+    this.warnings = parts.warnings;
+    this.compileMs = parts.compileMs;
+    this.compileCpuMs = parts.compileCpuMs;
+  }
 
-    const categorySlugs = assignSlugs(Object.values(rawCategories).map((c) => c.name));
-    const categories: Category[] = Object.entries(rawCategories)
-      .map(([id, raw]) => ({
-        id: Number(id),
-        slug: categorySlugs.get(raw.name) ?? baseSlug(raw.name),
-        name: raw.name,
-        priority: typeof raw.priority === 'number' ? raw.priority : 10,
-        groups: Array.isArray(raw.groups) ? raw.groups : [],
-      }))
-      .sort((a, b) => a.id - b.id);
-    for (const category of categories) {
-      this.categoryByIdMap.set(category.id, category);
-      this.categoryBySlugMap.set(category.slug, category);
-    }
+  /**
+   * The same object the constructor builds, by the same steps, with the event loop let run
+   * (`yieldFn`) about every `sliceMs` of work: a live switch compiles a set while the process serves
+   * requests. Then the prefilter tables, built the same way.
+   */
+  static async compileInSlices(
+    rawTechnologies: Record<string, RawTechnology>,
+    rawCategories: Record<string, RawCategory>,
+    rawGroups: Record<string, RawGroup> = {},
+    yieldFn: YieldFn,
+    sliceMs = DEFAULT_SLICE_MS,
+  ): Promise<Fingerprints> {
+    const parts = await runInSlices(
+      compileSteps(rawTechnologies, rawCategories, rawGroups),
+      yieldFn,
+      sliceMs,
+    );
+    await yieldFn();
+    const fingerprints = new Fingerprints(rawTechnologies, rawCategories, rawGroups, parts);
+    await fingerprints.prepareInSlices(yieldFn, sliceMs);
+    return fingerprints;
+  }
 
-    const names = Object.keys(rawTechnologies);
-    const slugs = assignSlugs(names);
-    const indexOf = new Map(names.map((name, index) => [name, index]));
-    const resolveNames = (
-      owner: string,
-      kind: string,
-      raw: RawPatterns | undefined,
-    ): { index: number; tags: string }[] => {
-      const out: { index: number; tags: string }[] = [];
-      for (const entry of toList(raw)) {
-        const text = String(entry);
-        const cut = text.indexOf('\\;');
-        const name = cut < 0 ? text : text.slice(0, cut);
-        const index = indexOf.get(name);
-        if (index === undefined) warn(owner, kind, text, `unknown technology "${name}"`);
-        else out.push({ index, tags: text });
-      }
-      return out;
-    };
-
-    const textEntries: Record<TextKind, PatternEntry[]> = Object.fromEntries(
-      TEXT_KINDS.map((k) => [k, []]),
-    ) as never;
-    const keyed: Record<KeyedKind, KeyedPatterns> = Object.fromEntries(
-      KEYED_KINDS.map((k) => [k, { byKey: new Map(), byRegexKey: [] }]),
-    ) as never;
-    const domRules: DomRule[] = [];
-    const hintSources: HintSource[] = [];
-    const jsPatterns = new Map<string, JsEntry[]>();
-    const xhrPatterns: PatternEntry[] = [];
-    const domPropertyRules: DomPropertyRule[] = [];
-
-    // The same pattern text recurs (DOM `exists: ''`, common attribute and header patterns): compiled
-    // patterns are immutable, so each text is compiled once; an invalid one is still reported each time.
-    // Patterns no literal table reads (keyed and DOM values) only get a validity check now.
-    const compiledFiltered = new Map<string, Pattern | string>();
-    const compiledUnfiltered = new Map<string, Pattern | string>();
-    const compileWith =
-      (cache: Map<string, Pattern | string>, build: (text: string) => Pattern) =>
-      (tech: string, kind: string, raw: string | number): Pattern | null => {
-        const text = String(raw);
-        let pattern = cache.get(text);
-        if (pattern === undefined) {
-          try {
-            pattern = build(text);
-          } catch (error) {
-            pattern = (error as Error).message;
-          }
-          cache.set(text, pattern);
-        }
-        if (typeof pattern !== 'string') return pattern;
-        warn(tech, kind, text, `invalid regular expression skipped: ${pattern}`);
-        return null;
-      };
-    const compile = compileWith(compiledFiltered, compilePattern);
-    const compileUnfiltered = compileWith(compiledUnfiltered, compileUnfilteredPattern);
-
-    const technologies: Technology[] = names.map((name, index) => {
-      const raw = fieldsOf(rawTechnologies[name]);
-      for (const kind of TEXT_KINDS) {
-        for (let value of toList(raw[kind])) {
-          if (kind === 'url' && typeof value === 'string' && /^\^?https\??\/\//.test(value)) {
-            warn(name, kind, value, 'url pattern lacks ":" after the scheme; matched as https?://');
-            value = value.replace(/^(\^?https\??)\/\//, '$1://');
-          }
-          const pattern = compile(name, kind, value);
-          if (pattern) textEntries[kind].push({ tech: index, pattern });
-        }
-      }
-      for (const kind of KEYED_KINDS) {
-        const group = raw[kind];
-        if (!group || typeof group !== 'object') continue;
-        for (const [key, values] of Object.entries(group)) {
-          const entries: KeyedEntry[] = [];
-          for (const value of toList(values)) {
-            const pattern = compileUnfiltered(name, kind, value);
-            if (pattern) entries.push({ tech: index, key, pattern });
-          }
-          const lower = key.toLowerCase();
-          const list = keyed[kind].byKey.get(lower);
-          if (list) list.push(...entries);
-          else keyed[kind].byKey.set(lower, entries);
-          if (kind === 'cookies' && REGEX_KEY.test(key)) {
-            // A cookie key such as SESS[a-f0-9]{32} is a regex anchored at the start of the name;
-            // the exact name (mybb[lastactive]) still matches through byKey.
-            try {
-              keyed.cookies.byRegexKey.push({
-                key: new RegExp(`^(?:${key.replace(/^\(\?i\)/, '')})`, 'i'),
-                entries,
-              });
-            } catch (error) {
-              warn(
-                name,
-                kind,
-                key,
-                `cookie name is not a valid regex, matched as a plain name: ${(error as Error).message}`,
-              );
-            }
-          }
-        }
-      }
-      compileDom(name, index, raw.dom, domRules, warn, compileUnfiltered, domPropertyRules);
-
-      const browserOnly: ('js' | 'xhr')[] = [];
-      if (raw.js && typeof raw.js === 'object') {
-        const properties = Object.keys(raw.js);
-        if (properties.length) {
-          browserOnly.push('js');
-          hintSources.push({ tech: index, kind: 'js', values: properties });
-        }
-        for (const [chain, values] of Object.entries(raw.js)) {
-          for (const value of toList(values)) {
-            const pattern = compileUnfiltered(name, 'js', value);
-            if (!pattern) continue;
-            const list = jsPatterns.get(chain);
-            if (list) list.push({ tech: index, chain, pattern });
-            else jsPatterns.set(chain, [{ tech: index, chain, pattern }]);
-          }
-        }
-      }
-      if (raw.xhr !== undefined) {
-        browserOnly.push('xhr');
-        hintSources.push({ tech: index, kind: 'xhr', values: toList(raw.xhr) });
-        for (const value of toList(raw.xhr)) {
-          const pattern = compileUnfiltered(name, 'xhr', value);
-          if (pattern) xhrPatterns.push({ tech: index, pattern });
-        }
-      }
-
-      const implies: Implication[] = resolveNames(name, 'implies', raw.implies).map(
-        ({ index: tech, tags }) => {
-          const parsed = parseTags(tags);
-          return { tech, confidence: parsed.confidence, version: parsed.version };
-        },
-      );
-      const requiresCategory = toList(raw.requiresCategory as RawPatterns).map(Number);
-      for (const id of requiresCategory) {
-        if (!this.categoryByIdMap.has(id))
-          warn(name, 'requiresCategory', String(id), `unknown category ${id}`);
-      }
-      const cats = Array.isArray(raw.cats) ? raw.cats : [];
-      const techCategories: Category[] = [];
-      for (const id of cats) {
-        const category = this.categoryByIdMap.get(id);
-        if (category) techCategories.push(category);
-        else warn(name, 'cats', String(id), `unknown category ${id}`);
-      }
-      return {
-        index,
-        name,
-        slug: slugs.get(name) as string,
-        description: raw.description ?? '',
-        categories: techCategories,
-        icon: raw.icon ?? 'default.svg',
-        website: raw.website ?? '',
-        ...(raw.cpe ? { cpe: raw.cpe } : {}),
-        pricing: Array.isArray(raw.pricing) ? raw.pricing : [],
-        ...(typeof raw.saas === 'boolean' ? { saas: raw.saas } : {}),
-        ...(typeof raw.oss === 'boolean' ? { oss: raw.oss } : {}),
-        implies,
-        requires: resolveNames(name, 'requires', raw.requires).map((r) => r.index),
-        requiresCategory,
-        excludes: resolveNames(name, 'excludes', raw.excludes).map((r) => r.index),
-        browserOnly,
-        versioned: VERSIONED_KINDS.some((kind) => hasVersionTag(raw[kind])),
-      };
-    });
-
-    this.technologies = technologies;
-    this.categories = categories;
-    const groupSlugs = assignSlugs(Object.values(rawGroups).map((g) => String(g?.name ?? '')));
-    this.groups = Object.entries(rawGroups)
-      .filter(([id, raw]) => /^\d+$/.test(id) && typeof raw?.name === 'string' && raw.name !== '')
-      .map(([id, raw]) => ({
-        id: Number(id),
-        slug: groupSlugs.get(raw.name) ?? baseSlug(raw.name),
-        name: raw.name,
-      }))
-      .sort((a, b) => a.id - b.id);
-    this.textEntries = textEntries;
-    this.hintSources = hintSources;
-    this.jsPatterns = jsPatterns;
-    this.xhrPatterns = xhrPatterns;
-    this.domPropertyRules = domPropertyRules;
-    this.keyedPatterns = keyed;
-    this.domRules = domRules;
-    this.warnings = warnings;
-    this.compileMs = performance.now() - started;
-    const cpu = process.cpuUsage(startedCpu);
-    this.compileCpuMs = (cpu.user + cpu.system) / 1000;
+  /** Builds the prefilter tables now, in slices, rather than on the first page (a no-op once built). */
+  async prepareInSlices(yieldFn: YieldFn, sliceMs = DEFAULT_SLICE_MS): Promise<void> {
+    if (this.sets) return;
+    const sets = await runInSlices(this.prefilterSteps(), yieldFn, sliceMs);
+    // A page analysed meanwhile built them at once: keep those, which it may already have used.
+    this.sets ??= sets;
   }
 
   get textPatterns(): Readonly<Record<TextKind, PatternSet>> {
@@ -526,24 +673,45 @@ export class Fingerprints {
    * catalogue) need not; the first page pays it once instead.
    */
   private prefilterSets(): PrefilterSets {
-    if (this.sets) return this.sets;
+    this.sets ??= runToEnd(this.prefilterSteps());
+    return this.sets;
+  }
+
+  /**
+   * The prefilter tables' work, step by step: each pattern's literal analysis, then each set and
+   * each table's automaton.
+   */
+  private *prefilterSteps(): Generator<void, PrefilterSets> {
+    for (const kind of TEXT_KINDS)
+      for (const entry of this.textEntries[kind]) {
+        void entry.pattern.literals;
+        yield;
+      }
     // html, script bodies, DOM selectors and browser hints are all looked for in the markup (hints in
     // script bodies too): one table, one pass per text.
     const markup = new LiteralTable();
-    const textPatterns = Object.fromEntries(
-      TEXT_KINDS.map((k) => [
-        k,
-        new PatternSet(this.textEntries[k], k === 'html' || k === 'scripts' ? markup : undefined),
-      ]),
-    ) as Record<TextKind, PatternSet>;
+    const textPatterns = {} as Record<TextKind, PatternSet>;
+    for (const k of TEXT_KINDS) {
+      textPatterns[k] = new PatternSet(
+        this.textEntries[k],
+        k === 'html' || k === 'scripts' ? markup : undefined,
+      );
+      yield;
+    }
     const domPrefilter = new PatternSet(
       this.domRules.map((rule, index) => ({ tech: index, pattern: literalPattern('', rule.literals) })),
       markup,
     );
+    yield;
     const { entries, owners } = hintEntries(this.hintSources);
+    yield;
     const hints = new PatternSet(entries, markup);
-    this.sets = { textPatterns, domPrefilter, hints, hintOwners: owners, markupLiterals: markup };
-    return this.sets;
+    yield;
+    for (const k of TEXT_KINDS) {
+      textPatterns[k].table.build();
+      yield;
+    }
+    return { textPatterns, domPrefilter, hints, hintOwners: owners, markupLiterals: markup };
   }
 
   private technologyLookups(): TechnologyLookups {

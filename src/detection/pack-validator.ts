@@ -455,11 +455,22 @@ export function contentHash(source: PackSource): string {
 }
 
 /**
+ * What an overlay is laid over: the technologies, categories and groups of the packs below it, which
+ * its references may name (an overlay fixing one upstream entry still implies upstream technologies).
+ */
+export interface PackContext {
+  technologies: ReadonlySet<string>;
+  categories: ReadonlySet<number>;
+  groups: ReadonlySet<number>;
+}
+
+/**
  * Checks a whole pack and reports every problem found (not only the first): JSON syntax, each field's
  * type, each pattern compiled as the engine compiles it, unknown categories and groups, implies /
- * requires / excludes naming technologies the pack lacks, and cycles of implies.
+ * requires / excludes naming technologies the pack lacks, and cycles of implies. With `over`, the
+ * pack is checked as an overlay: names, categories and groups of the packs below it count as known.
  */
-export function validatePack(source: PackSource): PackReport {
+export function validatePack(source: PackSource, over?: PackContext): PackReport {
   const problems: PackProblem[] = [];
   const reporter =
     (severity: Severity): Report =>
@@ -493,6 +504,7 @@ export function validatePack(source: PackSource): PackReport {
     }
   }
 
+  const knownGroups = new Set([...(over?.groups ?? []), ...groupIds]);
   const categories = parseFile(source.categories, error);
   const categoryIds = new Set<number>();
   if (categories !== undefined && !isObject(categories))
@@ -522,7 +534,7 @@ export function validatePack(source: PackSource): PackReport {
         if (!Array.isArray(category.groups)) error(file, id, 'groups', 'must be a list of group ids');
         else
           category.groups.forEach((group, index) => {
-            if (!groupIds.has(group as number))
+            if (!knownGroups.has(group as number))
               error(file, id, `groups[${index}]`, `${JSON.stringify(group)} is not a group of this pack`);
           });
       }
@@ -553,8 +565,10 @@ export function validatePack(source: PackSource): PackReport {
       technologies.set(name, { file: file.name, raw });
     }
   }
-  const names = new Set(technologies.keys());
-  for (const [name, record] of technologies) checkTechnology(name, record, categoryIds, names, error, warn);
+  const names = new Set([...(over?.technologies ?? []), ...technologies.keys()]);
+  const knownCategories = new Set([...(over?.categories ?? []), ...categoryIds]);
+  for (const [name, record] of technologies)
+    checkTechnology(name, record, knownCategories, names, error, warn);
 
   const graph = new Map([...technologies].map(([name, { raw }]) => [name, impliedNames(raw, names)]));
   // The engine resolves each implied technology once, so a cycle cannot loop it: it only means the

@@ -118,6 +118,10 @@ const schema = z.object({
   // Page samples (the front page of up to this many sites) that fingerprints:diff re-runs to flag
   // a rule change before it breaks a trend; 0 stores none.
   PAGE_SAMPLES_MAX: int(20_000, 0, 10_000_000),
+  // How often each process reads which fingerprint set is active (a Redis notice is at once).
+  FINGERPRINTS_POLL_SECONDS: int(5, 0, 3600),
+  // The directory the loadFingerprintPack mutation reads packs from (paths relative to it); unset: off.
+  FINGERPRINT_PACKS_DIR: z.string().optional(),
   // GeoIP of the addresses sites answer on (issue 9): the bundled DB-IP Lite country database
   // unless an operator (or a test) points at another MMDB file, e.g. a city database with regions.
   GEOIP_DATABASE_PATH: z.string().optional(),

@@ -16,6 +16,8 @@ export const TOPICS = {
   datasetOrderChanged: 'DATASET_ORDER_CHANGED',
   /** An address reached a per-address limit (failed keys): every process refuses it until `until`. */
   addressBlocked: 'ADDRESS_BLOCKED',
+  /** A fingerprint set was activated: every process reads and compiles it (FingerprintSource). */
+  fingerprintsActivated: 'FINGERPRINTS_ACTIVATED',
 } as const;
 
 /** Carries events between processes; `deliver` hands each received event to the local listeners. */

@@ -5,6 +5,7 @@ import { CatalogueResolver } from './catalogue.resolver';
 import { DatasetResolver } from './dataset.resolver';
 import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
+import { FingerprintPackResolver } from './fingerprint-pack.resolver';
 import { LeadListResolver } from './lead-list.resolver';
 import { LookupV2Resolver } from './lookup-v2.resolver';
 import { SiteImportResolver } from './site-import.resolver';
@@ -19,6 +20,7 @@ export const RESOLVERS = [
   DatasetResolver,
   DetectedTechnologyResolver,
   EmailVerificationResolver,
+  FingerprintPackResolver,
   LeadListResolver,
   LookupV2Resolver,
   SiteImportResolver,

@@ -2,9 +2,10 @@ import { MeteringRepository } from '../storage/metering.repository';
 import { scriptRunnerOf } from '../storage/script-runner';
 import type { Config } from '../platform/config';
 import { Database } from '../storage/database';
-import { defaultFingerprintDirectory, DetectionEngine, loadFingerprints } from '../detection';
-import { readPack } from '../detection/pack-files';
-import { parsePack, type RawPack } from '../detection/raw-pack';
+import type { DetectionEngine } from '../detection';
+import { FingerprintPackRepository } from '../storage/fingerprint-pack.repository';
+import { defaultLayersOf, FingerprintSource } from './fingerprints/fingerprint-source';
+import { FingerprintPackService } from './fingerprints/fingerprint-pack.service';
 import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../platform/event-bus';
 import { rawSqlOf } from '../storage/raw-sql';
 import { PlanCatalog } from '../plans/plan-catalog';
@@ -87,7 +88,12 @@ export interface Services {
   meter: UsageMeter;
   myAccount: MyAccountService;
   callbacks: CallbackService;
-  engine: DetectionEngine;
+  /** The active fingerprint set, switched live: each unit of work takes `current()` when it starts. */
+  fingerprints: FingerprintSource;
+  /** The engine of the active set now (`fingerprints.current()`); an analysis keeps the one it took. */
+  readonly engine: DetectionEngine;
+  /** Fingerprint packs: load, unload, activate, status (CLI and operator mutations). */
+  fingerprintPacks: FingerprintPackService;
   siteIndex: SiteIndexService;
   analyzer: SiteAnalyzer;
   /** Front pages of sites as the engine saw them (PAGE_SAMPLES_MAX), for fingerprints:diff. */
@@ -129,14 +135,6 @@ export interface Services {
   mailer: Mailer;
   /** /healthz and /readyz: can the process read and write its database, is it stopping. */
   health: HealthService;
-}
-
-/**
- * The fingerprints the service runs, as data (what its engine is compiled from): the one place
- * fingerprints:diff reads them, so that the active packs can take FINGERPRINTS_PATH's place here.
- */
-export function currentRawPack(config: Pick<Config, 'FINGERPRINTS_PATH'>): RawPack {
-  return parsePack(readPack(config.FINGERPRINTS_PATH ?? defaultFingerprintDirectory()));
 }
 
 /** What the fetcher is allowed to do, from the settings. */
@@ -207,12 +205,20 @@ export async function buildServices(
     secrets,
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
-  const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
+  const packRows = new FingerprintPackRepository(db);
+  const defaultLayers = defaultLayersOf(config.FINGERPRINTS_PATH);
+  const engines = await FingerprintSource.start({
+    packs: packRows,
+    defaultLayers,
+    pollSeconds: config.FINGERPRINTS_POLL_SECONDS,
+    events,
+  });
   const metrics = new ServiceMetrics();
-  metrics.setFingerprintCount(engine.fingerprints.technologies.length);
+  metrics.setFingerprintCount(engines.current().fingerprints.technologies.length);
+  engines.onSwitch((next) => metrics.setFingerprintCount(next.fingerprints.technologies.length));
   const siteIndex = new SiteIndexService(db);
   const emailVerifier = buildEmailVerifier(config);
-  const renderer = buildPageRenderer(engine, config.RENDER, {
+  const renderer = buildPageRenderer(engines, config.RENDER, {
     executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
     concurrency: config.BROWSER_CONCURRENCY,
     recyclePages: config.BROWSER_RECYCLE_PAGES,
@@ -225,13 +231,16 @@ export async function buildServices(
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
   });
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
-  const enricher = new SiteEnricher(geoip, (slug) => engine.fingerprints.technologyBySlug(slug)?.pricing);
+  const enricher = new SiteEnricher(
+    geoip,
+    (slug) => engines.current().fingerprints.technologyBySlug(slug)?.pricing,
+  );
   const siteEmailVerifier = config.ENRICH_VERIFY_EMAILS
     ? new BoundedSiteEmailVerifier((email) => emailVerifier.verify(email))
     : undefined;
   const pageSamples = new PageSampleStore(db, config.PAGE_SAMPLES_MAX);
   const analyzer = new SiteAnalyzer(
-    engine,
+    engines,
     siteIndex,
     events,
     fetchOptionsOf(config),
@@ -254,7 +263,7 @@ export async function buildServices(
     metrics,
     renderer,
   );
-  const storedSites = new StoredSiteReader(new StoredSiteRepository(db), siteIndex, engine.fingerprints);
+  const storedSites = new StoredSiteReader(new StoredSiteRepository(db), siteIndex, engines);
   const analysis = new AnalysisService(
     db,
     analyzer,
@@ -272,18 +281,9 @@ export async function buildServices(
   const lookupV2 = new LookupV2Service(analysis, analyzer, storedSites, metering, callbacks);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(emailVerifier, metering);
-  const catalogue = new CatalogueService(db, engine.fingerprints, config.CATALOGUE_CACHE_SECONDS);
+  const catalogue = new CatalogueService(db, engines, config.CATALOGUE_CACHE_SECONDS);
   const siteImport = new SiteImportService(db, queue);
-  const lists = new LeadListService(
-    db,
-    queue,
-    callbacks,
-    credits,
-    events,
-    engine.fingerprints,
-    config,
-    plans,
-  );
+  const lists = new LeadListService(db, queue, callbacks, credits, events, engines, config, plans);
   return {
     config,
     plans,
@@ -300,7 +300,14 @@ export async function buildServices(
     meter,
     myAccount,
     callbacks,
-    engine,
+    fingerprints: engines,
+    get engine() {
+      return engines.current();
+    },
+    fingerprintPacks: new FingerprintPackService(packRows, engines, events, defaultLayers, {
+      operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
+      packsDir: config.FINGERPRINT_PACKS_DIR,
+    }),
     siteIndex,
     analyzer,
     pageSamples,
@@ -345,7 +352,7 @@ export async function buildServices(
       lists,
       new DatabasePaymentProvider(config.PAYMENT_CARD_LIMIT),
       events,
-      engine.fingerprints,
+      engines,
       config,
     ),
     mailer: new Mailer(config.SMTP_URL, config.MAIL_FROM, logger),

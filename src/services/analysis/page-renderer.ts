@@ -2,6 +2,7 @@ import type { DetectionEngine, DetectionResult } from '../../detection';
 import type { FetchedPage } from '../../fetch';
 import { BrowserPool, RenderError, type BrowserSettings } from '../../fetch/browser';
 import { logger } from '../../platform/logger';
+import { engineSourceOf, type EngineSource } from '../fingerprints/engine-source';
 
 export type RenderMode = 'off' | 'auto' | 'always';
 
@@ -45,12 +46,16 @@ function visibleTextLength(html: string, enough: number): number {
  * static result stands (js/xhr technologies stay reported as skipped).
  */
 export class PageRenderer {
+  private readonly engines: EngineSource;
+
   constructor(
-    private readonly engine: DetectionEngine,
+    engine: DetectionEngine | EngineSource,
     /** The browser pool (null without a browser or with RENDER=off): for its figures. */
     readonly pool: BrowserPool | null,
     readonly defaultMode: RenderMode,
-  ) {}
+  ) {
+    this.engines = engineSourceOf(engine);
+  }
 
   get available(): boolean {
     return this.pool !== null;
@@ -66,21 +71,27 @@ export class PageRenderer {
    * words such as `Base`, `search` or `moment` occur on most pages and alone do not justify a
    * browser). A page without scripts has nothing a browser could add.
    */
-  shouldRender(page: FetchedPage, staticResult: DetectionResult): boolean {
+  shouldRender(
+    page: FetchedPage,
+    staticResult: DetectionResult,
+    engine: DetectionEngine = this.engines.current(),
+  ): boolean {
     const html = page.input.html;
     const hasScripts = (page.input.scriptSrc?.length ?? 0) > 0 || HAS_INLINE_SCRIPT.test(html);
     if (!hasScripts) return false;
     if (visibleTextLength(html, APP_SHELL_TEXT_CHARS) < APP_SHELL_TEXT_CHARS) return true;
     if (staticResult.skipped.some((s) => s.reason === 'xhr')) return true;
     const found = new Set(staticResult.technologies.map((t) => t.slug));
-    return this.engine
+    return engine
       .jsChainsFor([html, ...(page.input.scripts ?? [])])
-      .some((chain) => SPECIFIC_GLOBAL.test(chain.split(/[.[]/)[0]) && !this.foundAlready(chain, found));
+      .some(
+        (chain) => SPECIFIC_GLOBAL.test(chain.split(/[.[]/)[0]) && !this.foundAlready(engine, chain, found),
+      );
   }
 
   /** True when every technology reading this chain was found statically (rendering adds little). */
-  private foundAlready(chain: string, found: ReadonlySet<string>): boolean {
-    const fp = this.engine.fingerprints;
+  private foundAlready(engine: DetectionEngine, chain: string, found: ReadonlySet<string>): boolean {
+    const fp = engine.fingerprints;
     return (fp.jsPatterns.get(chain) ?? []).every((entry) => found.has(fp.technologies[entry.tech].slug));
   }
 
@@ -89,6 +100,8 @@ export class PageRenderer {
     staticResult: DetectionResult,
     mode: RenderMode = this.defaultMode,
     signal?: AbortSignal,
+    /** The analysis's engine (it keeps one from start to end). */
+    engine: DetectionEngine = this.engines.current(),
   ): Promise<RenderedAnalysis> {
     const unchanged = (status: RenderStatus): RenderedAnalysis => ({
       result: staticResult,
@@ -97,16 +110,16 @@ export class PageRenderer {
     });
     // RENDER=off is the operator's choice for every request: no caller turns the browser on.
     if (mode === 'off' || this.defaultMode === 'off') return unchanged('off');
-    if (mode === 'auto' && !this.shouldRender(page, staticResult)) return unchanged('not-needed');
+    if (mode === 'auto' && !this.shouldRender(page, staticResult, engine)) return unchanged('not-needed');
     if (!this.pool) return unchanged('unavailable');
     try {
       const rendered = await this.pool.render({
         url: page.input.url,
-        selectChains: (texts) => this.engine.jsChainsFor(texts),
-        domProperties: this.engine.domPropertyProbes(),
+        selectChains: (texts) => engine.jsChainsFor(texts),
+        domProperties: engine.domPropertyProbes(),
         signal,
       });
-      const result = this.engine.analyze({
+      const result = engine.analyze({
         ...page.input,
         rendered: {
           html: rendered.html,
@@ -136,7 +149,7 @@ export type PageRendererSettings = Omit<BrowserSettings, 'executablePath'> & {
 
 /** The renderer of the settings: a pool when a browser executable was found, none otherwise. */
 export function buildPageRenderer(
-  engine: DetectionEngine,
+  engine: DetectionEngine | EngineSource,
   mode: RenderMode,
   settings: PageRendererSettings,
 ): PageRenderer {

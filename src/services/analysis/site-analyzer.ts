@@ -20,6 +20,7 @@ import type { PageRenderer, RenderMode, RenderStatus } from './page-renderer';
 import { AnalysedPage, SiteIndexService } from '../site-index/site-index.service';
 import type { PageAnalysisPayload, PageValidatorStore } from './page-validators';
 import type { PageSampleStore } from './page-samples';
+import { engineSourceOf, type EngineSource } from '../fingerprints/engine-source';
 
 export type Analysis =
   | {
@@ -84,7 +85,7 @@ export interface CrawlSettings {
  */
 export class SiteAnalyzer {
   constructor(
-    private readonly engine: DetectionEngine,
+    engine: DetectionEngine | EngineSource,
     private readonly index: SiteIndexService,
     private readonly events: EventBus,
     private readonly fetchOptions: FetchPageOptions,
@@ -92,29 +93,33 @@ export class SiteAnalyzer {
     private readonly enrichment?: EnrichmentStep,
     private readonly metrics?: ServiceMetrics,
     private readonly renderer: PageRenderer | null = null,
-  ) {}
+  ) {
+    this.engines = engineSourceOf(engine);
+  }
+
+  /** The active fingerprints: each analysis takes the engine once and finishes on it. */
+  private readonly engines: EngineSource;
 
   /**
    * One page through the engine, timed for the detection-time histogram; a page that answered 304
    * is not detected again: its last analysis stands.
    */
-  private detect(page: FetchedPage): DetectionResult {
+  private detect(page: FetchedPage, engine: DetectionEngine): DetectionResult {
     if (page.notModified) return (page.notModified.payload as PageAnalysisPayload).result;
     const input = page.input;
-    return this.metrics
-      ? this.metrics.timeDetection(() => this.engine.analyze(input))
-      : this.engine.analyze(input);
+    return this.metrics ? this.metrics.timeDetection(() => engine.analyze(input)) : engine.analyze(input);
   }
 
   async analyzePage(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
     const analysedAt = new Date();
+    const engine = this.engines.current();
     let page: FetchedPage;
     try {
-      page = await fetchPage(url, { ...this.fetchOptions, ...this.politeness(), signal: options.signal });
+      page = await fetchPage(url, { ...this.fetchOptions, ...this.politeness(engine), signal: options.signal });
     } catch (error) {
       return this.failed(url, [asFetchError(error)], analysedAt, options.accountId);
     }
-    const rendered = await this.rendered(page, this.detect(page), options);
+    const rendered = await this.rendered(page, this.detect(page, engine), options, engine);
     const result = rendered.result;
     await this.record(
       url,
@@ -129,10 +134,11 @@ export class SiteAnalyzer {
 
   async crawl(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
     const analysedAt = new Date();
+    const engine = this.engines.current();
     const analysed: { page: FetchedPage; result: DetectionResult; isRoot: boolean }[] = [];
     const crawl = await crawlSite(url, {
       ...this.fetchOptions,
-      ...this.politeness(),
+      ...this.politeness(engine),
       signal: options.signal,
       maxPages: this.crawlSettings.maxPages,
       concurrencyPerHost: this.crawlSettings.concurrencyPerHost,
@@ -142,7 +148,7 @@ export class SiteAnalyzer {
         if (crawled.page)
           analysed.push({
             page: crawled.page,
-            result: this.detect(crawled.page),
+            result: this.detect(crawled.page, engine),
             isRoot: crawled.isRoot,
           });
       },
@@ -157,7 +163,7 @@ export class SiteAnalyzer {
     // The first page (the root, or the page asked for) is the one a browser renders: one render per
     // site keeps a crawl's cost bounded while finding what only a browser can.
     const first = analysed[0];
-    const rendered = await this.rendered(first.page, first.result, options);
+    const rendered = await this.rendered(first.page, first.result, options, engine);
     first.result = rendered.result;
     const merged = mergeResults(analysed.map((a) => a.result));
     await this.record(
@@ -180,11 +186,11 @@ export class SiteAnalyzer {
   }
 
   /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
-  private politeness(): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
+  private politeness(engine: DetectionEngine): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
     const memory = this.crawlSettings.pageValidators;
     return {
       hostSlots: this.crawlSettings.hostSlots,
-      pageMemory: memory && sameFingerprints(memory, this.engine.version),
+      pageMemory: memory && sameFingerprints(memory, engine.version),
     };
   }
 
@@ -192,11 +198,12 @@ export class SiteAnalyzer {
     page: FetchedPage,
     result: DetectionResult,
     options: AnalyzeOptions,
+    engine: DetectionEngine,
   ): Promise<{ result: DetectionResult; status: RenderStatus; xhrHosts: string[] }> {
     // An unchanged page keeps its stored result, which already holds what a render found.
     if (page.notModified) return { result, status: 'not-needed', xhrHosts: [] };
     if (!this.renderer) return { result, status: 'unavailable', xhrHosts: [] };
-    return this.renderer.analyze(page, result, options.render, options.signal);
+    return this.renderer.analyze(page, result, options.render, options.signal, engine);
   }
 
   private async record(

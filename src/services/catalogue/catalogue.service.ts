@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Database } from '../../storage/database';
 import { SiteIndexRepository } from '../../storage/site-index.repository';
 import type { Fingerprints, Technology } from '../../detection';
+import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import { NotFoundError } from '../../errors';
 
 export interface CatalogueCategoryRef {
@@ -39,6 +40,8 @@ export interface CatalogueCategory {
 export const HOSTNAMES_WINDOW_DAYS = 90;
 
 interface Snapshot {
+  /** The fingerprints the snapshot's ETag was made for: a switched set makes it stale at once. */
+  fingerprints: Fingerprints;
   counts: Map<string, number>;
   etag: string;
   takenAt: number;
@@ -54,15 +57,28 @@ interface Snapshot {
 export class CatalogueService {
   private snapshot: Snapshot | null = null;
   private pending: Promise<Snapshot> | null = null;
-  private readonly fingerprintsHash: string;
+  private hashed: { fingerprints: Fingerprints; hash: string } | null = null;
   private readonly index: SiteIndexRepository;
+  private readonly fingerprintsNow: () => Fingerprints;
 
   constructor(
     db: Database,
-    private readonly fingerprints: Fingerprints,
+    fingerprints: Fingerprints | EngineSource,
     private readonly cacheSeconds: number,
     private readonly now: () => number = Date.now,
   ) {
+    this.fingerprintsNow = fingerprintsOf(fingerprints);
+    this.index = new SiteIndexRepository(db);
+  }
+
+  /** The active set's fingerprints, read per call (they switch live). */
+  private get fingerprints(): Fingerprints {
+    return this.fingerprintsNow();
+  }
+
+  /** A hash of what the catalogue shows of the fingerprints, computed once per set. */
+  private fingerprintsHash(fingerprints: Fingerprints): string {
+    if (this.hashed?.fingerprints === fingerprints) return this.hashed.hash;
     const hash = createHash('sha256');
     for (const technology of fingerprints.technologies)
       hash.update(
@@ -73,8 +89,8 @@ export class CatalogueService {
         `${category.id}\0${category.slug}\0${category.name}\0${category.priority}\0${category.groups.join(',')}\n`,
       );
     for (const group of fingerprints.groups) hash.update(`${group.id}\0${group.name}\n`);
-    this.fingerprintsHash = hash.digest('hex').slice(0, 16);
-    this.index = new SiteIndexRepository(db);
+    this.hashed = { fingerprints, hash: hash.digest('hex').slice(0, 16) };
+    return this.hashed.hash;
   }
 
   /** Seconds a client may reuse an answer (Cache-Control max-age). */
@@ -88,8 +104,8 @@ export class CatalogueService {
   }
 
   async technologies(): Promise<CatalogueTechnology[]> {
-    const { counts } = await this.current();
-    return this.fingerprints.technologies.map((technology) => this.toTechnology(technology, counts));
+    const { counts, fingerprints } = await this.current();
+    return fingerprints.technologies.map((technology) => this.toTechnology(technology, counts));
   }
 
   async technology(slug: string): Promise<CatalogueTechnology> {
@@ -137,7 +153,10 @@ export class CatalogueService {
   }
 
   private async current(): Promise<Snapshot> {
-    const fresh = this.snapshot && this.now() - this.snapshot.takenAt < this.cacheSeconds * 1000;
+    const fresh =
+      this.snapshot &&
+      this.snapshot.fingerprints === this.fingerprints &&
+      this.now() - this.snapshot.takenAt < this.cacheSeconds * 1000;
     if (fresh) return this.snapshot!;
     // Concurrent requests at expiry share one count.
     this.pending ??= this.take().finally(() => {
@@ -147,12 +166,18 @@ export class CatalogueService {
   }
 
   private async take(): Promise<Snapshot> {
+    const fingerprints = this.fingerprints;
     const since = new Date(this.now() - HOSTNAMES_WINDOW_DAYS * 86_400_000);
     const counts = await this.index.sitesPerTechnologySince(since);
-    const hash = createHash('sha256').update(this.fingerprintsHash);
+    const hash = createHash('sha256').update(this.fingerprintsHash(fingerprints));
     for (const [slug, sites] of [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       hash.update(`${slug}=${sites}\n`);
-    const snapshot = { counts, etag: `"${hash.digest('hex').slice(0, 32)}"`, takenAt: this.now() };
+    const snapshot = {
+      fingerprints,
+      counts,
+      etag: `"${hash.digest('hex').slice(0, 32)}"`,
+      takenAt: this.now(),
+    };
     this.snapshot = snapshot;
     return snapshot;
   }

@@ -6,6 +6,7 @@ import type { Config } from '../../platform/config';
 import { Database } from '../../storage/database';
 import { DatasetRepository } from '../../storage/dataset.repository';
 import type { Fingerprints } from '../../detection';
+import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import { AccountEntity } from '../../storage/entities';
 import { DatasetOrderEntity, type DatasetOrderStatus } from '../../storage/entities/dataset-order.entity';
 import { LeadListEntity } from '../../storage/entities/lead-list.entity';
@@ -58,6 +59,12 @@ export interface DatasetJobPayload {
  */
 export class DatasetService {
   private readonly orderRows: DatasetRepository;
+  private readonly fingerprintsNow: () => Fingerprints;
+
+  /** The active set's fingerprints, read per call (they switch live). */
+  private get fingerprints(): Fingerprints {
+    return this.fingerprintsNow();
+  }
 
   constructor(
     private readonly db: Database,
@@ -66,10 +73,11 @@ export class DatasetService {
     private readonly lists: LeadListService,
     private readonly payments: PaymentProvider,
     private readonly events: EventBus,
-    private readonly fingerprints: Fingerprints,
+    fingerprints: Fingerprints | EngineSource,
     private readonly config: Config,
   ) {
     this.orderRows = new DatasetRepository(db);
+    this.fingerprintsNow = fingerprintsOf(fingerprints);
   }
 
   /**

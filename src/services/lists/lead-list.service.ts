@@ -5,6 +5,7 @@ import { In, IsNull, type EntityManager } from 'typeorm';
 import type { Config } from '../../platform/config';
 import { Database } from '../../storage/database';
 import type { Fingerprints } from '../../detection';
+import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import { LeadListEntity, LeadListSiteEntity, type ListStatus } from '../../storage/entities/lead-list.entity';
 import { LeadListRepository } from '../../storage/lead-list.repository';
 import { SiteIndexRepository } from '../../storage/site-index.repository';
@@ -153,6 +154,12 @@ export class LeadListService {
   private readonly published = new Set<string>();
   private readonly lists: LeadListRepository;
   private readonly index: SiteIndexRepository;
+  private readonly fingerprintsNow: () => Fingerprints;
+
+  /** The active set's fingerprints, read per call (they switch live). */
+  private get fingerprints(): Fingerprints {
+    return this.fingerprintsNow();
+  }
 
   constructor(
     private readonly db: Database,
@@ -160,10 +167,11 @@ export class LeadListService {
     private readonly callbacks: CallbackService,
     private readonly credits: CreditService,
     private readonly events: EventBus,
-    private readonly fingerprints: Fingerprints,
+    fingerprints: Fingerprints | EngineSource,
     private readonly config: Config,
     private readonly plans: PlanCatalog,
   ) {
+    this.fingerprintsNow = fingerprintsOf(fingerprints);
     this.calculator = new LeadListCalculator(db);
     this.lists = new LeadListRepository(db);
     this.index = new SiteIndexRepository(db);

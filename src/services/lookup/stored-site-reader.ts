@@ -1,4 +1,5 @@
 import type { Fingerprints } from '../../detection';
+import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import { trafficLevelOf, type EnrichmentSet } from '../../enrichment';
 import type { SiteEntity } from '../../storage/entities';
 import type { StoredSiteRepository } from '../../storage/stored-site.repository';
@@ -85,8 +86,13 @@ export class StoredSiteReader {
   constructor(
     private readonly stored: StoredSiteRepository,
     private readonly index: Pick<SiteIndexService, 'siteRows' | 'enrichmentOf'>,
-    private readonly fingerprints: Pick<Fingerprints, 'technologyBySlug'>,
-  ) {}
+    fingerprints: Fingerprints | EngineSource,
+  ) {
+    this.fingerprintsNow = fingerprintsOf(fingerprints);
+  }
+
+  /** The active set's fingerprints, read per call (they switch live). */
+  private readonly fingerprintsNow: () => Pick<Fingerprints, 'technologyBySlug'>;
 
   /** The site of a URL (its host name without www.), or null when the index does not know it. */
   async site(url: string): Promise<SiteEntity | null> {
@@ -203,7 +209,7 @@ export class StoredSiteReader {
     confirmedAt: Date,
     fingerprintsVersion: string,
   ): LookupTechnology {
-    const known = this.fingerprints.technologyBySlug(slug);
+    const known = this.fingerprintsNow().technologyBySlug(slug);
     return {
       slug,
       name: known?.name ?? name,

@@ -18,6 +18,11 @@ import { DatasetChargeEntity, DatasetOrderEntity } from './dataset-order.entity'
 import { PageValidatorEntity } from './page-validator.entity';
 import { KeyRevocationEntity } from './key-revocation.entity';
 import { PageSampleEntity } from './page-sample.entity';
+import {
+  FingerprintActivationEntity,
+  FingerprintPackEntity,
+  FingerprintSetEntity,
+} from './fingerprint-pack.entity';
 
 /** Every entity of the service; ormconfig.ts registers exactly these. Add new entities here. */
 export const ENTITIES = [
@@ -43,6 +48,9 @@ export const ENTITIES = [
   PageValidatorEntity,
   KeyRevocationEntity,
   PageSampleEntity,
+  FingerprintPackEntity,
+  FingerprintSetEntity,
+  FingerprintActivationEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -62,3 +70,4 @@ export { DatasetChargeEntity, DatasetOrderEntity };
 export { PageValidatorEntity };
 export { PageSampleEntity };
 export { KeyRevocationEntity };
+export { FingerprintActivationEntity, FingerprintPackEntity, FingerprintSetEntity };

@@ -14,6 +14,7 @@ import { PageValidators1764200000000 } from './1764200000000-page-validators';
 import { KeyRevocations1764300000000 } from './1764300000000-key-revocations';
 import { SiteScheme1764400000000 } from './1764400000000-site-scheme';
 import { DownloadOrigins1764410000000 } from './1764410000000-download-origins';
+import { FingerprintPacks1764500000000 } from './1764500000000-fingerprint-packs';
 import { FingerprintProvenance1764510000000 } from './1764510000000-fingerprint-provenance';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   KeyRevocations1764300000000,
   SiteScheme1764400000000,
   DownloadOrigins1764410000000,
+  FingerprintPacks1764500000000,
   FingerprintProvenance1764510000000,
 ];

@@ -68,7 +68,7 @@ describe('admin fingerprints:diff', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const out = result.stdout;
-    expect(out).toMatch(/^current {4}unversioned \(\d{4,} technologies\)$/m);
+    expect(out).toMatch(/^current {4}fp-[0-9a-f]{12} \(\d{4,} technologies\)$/m);
     expect(out).toMatch(
       /^candidate {2}sha256:[0-9a-f]{64} \(\d{4,} technologies\): .* laid over the current fingerprints$/m,
     );
@@ -101,7 +101,7 @@ describe('admin fingerprints:diff', () => {
     expect(report).toMatchObject({
       ok: true,
       mode: 'overlay',
-      current: { version: 'unversioned' },
+      current: { version: expect.stringMatching(/^fp-[0-9a-f]{12}$/) },
       added: [{ name: 'Acme Pages', slug: 'acme-pages', storedSites: 0 }],
       removed: [],
       samples: { read: 4, failed: 0, options: { share: 0.5, minSites: 1 } },
@@ -139,18 +139,32 @@ describe('admin fingerprints:diff', () => {
     );
   });
 
-  it('a bad pack is refused with its problems, exit code 1, before any database is opened', async () => {
-    const bad = writePack('bad', { Broken: { cats: [7], html: '<div class="(' } });
+  it('a bad pack is refused with its problems, exit code 1, checked as an overlay over the active set', async () => {
+    // WordPress is the active set's: an overlay may name it; category 99999 is nobody's.
+    const bad = writePack('bad', { Broken: { cats: [99999], html: '<div class="(', implies: 'WordPress' } });
     const result = await cli('fingerprints:diff', '--from', bad);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      'error: technologies.json: Broken.cats[0]: 7 is not a category of this pack',
+      'error: technologies.json: Broken.cats[0]: 99999 is not a category of this pack',
     );
     expect(result.stdout).toMatch(/^error: technologies\.json: Broken\.html: invalid regular expression: /m);
     expect(result.stdout.trimEnd().split('\n').pop()).toBe('invalid');
     const json = await cli('fingerprints:diff', '--from', bad, '--json');
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, summary: { errors: 2 } });
+  });
+
+  it('fingerprints:load lists the trend breaks of the switch it made, and how to go back', async () => {
+    const result = await cli('fingerprints:load', '--from', candidate(), '--name', 'candidate');
+    expect(result.code).toBe(0);
+    const previous = /active version fp-[0-9a-f]{12} \(was (fp-[0-9a-f]{12})\)/.exec(result.stdout)?.[1];
+    expect(previous).toBeDefined();
+    expect(result.stdout).toContain(
+      `samples 4 re-run: 2 trend breaks (fingerprints:activate --version ${previous} goes back)\n`,
+    );
+    expect(result.stdout).toContain('  ! wordpress (WordPress) falls 3 -> 0 (-100%)');
+    const back = await cli('fingerprints:activate', '--version', previous!);
+    expect(back.code).toBe(0);
   });
 
   it.each([
