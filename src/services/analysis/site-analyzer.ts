@@ -115,7 +115,11 @@ export class SiteAnalyzer {
     const engine = this.engines.current();
     let page: FetchedPage;
     try {
-      page = await fetchPage(url, { ...this.fetchOptions, ...this.politeness(engine), signal: options.signal });
+      page = await fetchPage(url, {
+        ...this.fetchOptions,
+        ...this.politeness(engine),
+        signal: options.signal,
+      });
     } catch (error) {
       return this.failed(url, [asFetchError(error)], analysedAt, options.accountId);
     }
