@@ -18,7 +18,8 @@ export {
   locateFingerprintFiles,
   type LoadFingerprintsOptions,
 } from './fingerprints-loader';
-export { DetectionEngine, LIMITS } from './detection-engine';
+export { DetectionEngine, LIMITS, type EngineOptions } from './detection-engine';
+export { CONTEXT_RULES, type ContextRuleName } from './context-rules';
 export { denoise, DENOISE_THRESHOLD } from './denoise';
 export { mergeResults } from './merge-results';
 export { baseSlug } from './slug';
