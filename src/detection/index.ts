@@ -23,3 +23,9 @@ export { CONTEXT_RULES, type ContextRuleName } from './context-rules';
 export { denoise, DENOISE_THRESHOLD } from './denoise';
 export { mergeResults } from './merge-results';
 export { baseSlug } from './slug';
+export {
+  CORRECTIONS_PACK_DIR,
+  correctedPack,
+  loadCorrectedFingerprints,
+  type LoadCorrectedOptions,
+} from './corrections';

@@ -115,6 +115,9 @@ const schema = z.object({
   // /healthz and /readyz check the database (a read, a no-op write) at most this often; 0: per request.
   HEALTH_CHECK_INTERVAL_MS: int(2000, 0, 300_000),
   FINGERPRINTS_PATH: z.string().optional(),
+  // Our corrections pack (data/fingerprints/corrections) laid over FINGERPRINTS_PATH or the bundled
+  // data; off: the upstream fingerprints alone.
+  FINGERPRINTS_CORRECTIONS: z.enum(['on', 'off']).default('on'),
   // GeoIP of the addresses sites answer on (issue 9): the bundled DB-IP Lite country database
   // unless an operator (or a test) points at another MMDB file, e.g. a city database with regions.
   GEOIP_DATABASE_PATH: z.string().optional(),

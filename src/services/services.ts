@@ -2,7 +2,7 @@ import { MeteringRepository } from '../storage/metering.repository';
 import { scriptRunnerOf } from '../storage/script-runner';
 import type { Config } from '../platform/config';
 import { Database } from '../storage/database';
-import { DetectionEngine, loadFingerprints } from '../detection';
+import { DetectionEngine, loadCorrectedFingerprints } from '../detection';
 import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../platform/event-bus';
 import { rawSqlOf } from '../storage/raw-sql';
 import { PlanCatalog } from '../plans/plan-catalog';
@@ -194,7 +194,12 @@ export async function buildServices(
     secrets,
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
-  const engine = new DetectionEngine(loadFingerprints({ path: config.FINGERPRINTS_PATH }));
+  const engine = new DetectionEngine(
+    loadCorrectedFingerprints({
+      path: config.FINGERPRINTS_PATH,
+      corrections: config.FINGERPRINTS_CORRECTIONS === 'on',
+    }),
+  );
   const metrics = new ServiceMetrics();
   metrics.setFingerprintCount(engine.fingerprints.technologies.length);
   const siteIndex = new SiteIndexService(db);
