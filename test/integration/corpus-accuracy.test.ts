@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+
+import { measureAccuracy, ruleEffects } from '../../bench/corpus/accuracy';
+import { readCorpus } from '../../bench/corpus/corpus-format';
+import {
+  CORRECTIONS_PACK_DIR,
+  DetectionEngine,
+  loadCorrectedFingerprints,
+  loadFingerprints,
+  mergeResults,
+  type DetectionInput,
+} from '../../src/detection';
+import { readPack } from '../../src/detection/pack-files';
+import { parsePack } from '../../src/detection/raw-pack';
+
+/**
+ * Issue 31 §4's targets on the corpus of pages from real software (test/corpus/sites), counted as
+ * `npm run bench:accuracy` counts them (bench/corpus/accuracy.ts): recall ≥ 99%, versions ≥ 98% of
+ * those the patterns can extract, false positives of the raw upstream patterns cut by ≥ 70% with no
+ * recall lost, every browser-only technology found with rendering; and each correction found on the
+ * corpus pages its `$comment` names.
+ */
+const sites = readCorpus(join(__dirname, '..', 'corpus', 'sites'));
+const upstreamFingerprints = loadFingerprints();
+const correctedFingerprints = loadCorrectedFingerprints();
+const upstream = new DetectionEngine(upstreamFingerprints, 'upstream', { contextRules: [] });
+const corrected = new DetectionEngine(correctedFingerprints, 'corrected');
+
+describe('accuracy on the corpus of real software', () => {
+  const before = measureAccuracy(upstream, sites);
+  const after = measureAccuracy(corrected, sites);
+
+  it('has a corpus to measure', () => {
+    expect(sites.length).toBeGreaterThan(0);
+    expect(after.evidenced).toBeGreaterThan(0);
+  });
+
+  it('finds at least 99% of the evidenced technologies', () => {
+    const missed = after.perSite.flatMap((s) => s.missed.map((name) => `${s.id}: ${name}`));
+    expect({ recall: after.recall >= 0.99, missed: after.recall >= 0.99 ? [] : missed }).toEqual({
+      recall: true,
+      missed: [],
+    });
+  });
+
+  it('reports the right version for at least 98% of those the patterns can extract', () => {
+    const wrong = after.perSite.flatMap((s) =>
+      s.wrongVersions.map((w) => `${s.id}: ${w.name} ${w.reported || '(none)'} (shown ${w.expected})`),
+    );
+    const accurate = after.versionAccuracy >= 0.98;
+    expect({ accurate, wrong: accurate ? [] : wrong }).toEqual({ accurate: true, wrong: [] });
+  });
+
+  it('cuts the raw upstream false positives by at least 70% without losing recall', () => {
+    expect(after.falsePositives).toBeLessThanOrEqual(Math.floor(before.falsePositives * 0.3));
+    expect(after.found).toBeGreaterThanOrEqual(before.found);
+    for (const s of before.perSite) {
+      const now = after.perSite.find((a) => a.id === s.id)!;
+      // nothing upstream found is lost
+      expect({ site: s.id, lost: now.missed.filter((name) => !s.missed.includes(name)) }).toEqual({
+        site: s.id,
+        lost: [],
+      });
+    }
+  });
+
+  it('keeps recall with each context rule', () => {
+    for (const effect of ruleEffects(correctedFingerprints, sites, after))
+      expect({ rule: effect.rule, recallChange: effect.recallChange }).toEqual({
+        rule: effect.rule,
+        recallChange: 0,
+      });
+  });
+
+  it('finds every browser-only technology once the page is rendered', () => {
+    const missed = after.perSite.flatMap((s) => s.browserOnlyMissed.map((name) => `${s.id}: ${name}`));
+    expect(missed).toEqual([]);
+  });
+});
+
+describe('each correction on the corpus pages its $comment names', () => {
+  const corrections = parsePack(readPack(CORRECTIONS_PACK_DIR)).technologies as Record<
+    string,
+    { $comment?: string }
+  >;
+  const byId = new Map(sites.map((s) => [s.site.id, s]));
+  const cases = Object.entries(corrections).flatMap(([name, entry]) => {
+    const named = (entry.$comment ?? '').split('Corpus:')[1] ?? '';
+    const ids = new Set([...named.matchAll(/[a-z0-9][a-z0-9.-]*[a-z0-9]/g)].map((m) => m[0]));
+    return [...ids].filter((id) => byId.has(id)).map((id) => [name, id] as const);
+  });
+  const staticInput = ({ rendered: _r, ...input }: DetectionInput): DetectionInput => input;
+
+  it('names corpus pages for the pattern corrections', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  it.each(cases)(
+    '%s on %s: found as the truth file says (upstream alone does not, or not as well)',
+    (name, id) => {
+      const site = byId.get(id)!;
+      const detect = (engine: DetectionEngine) =>
+        mergeResults(site.inputs.map((i) => engine.analyze(staticInput(i)))).technologies.find(
+          (t) => t.name === name,
+        );
+      const want = site.truth.evidenced.find((e) => e.name === name);
+      const got = detect(corrected);
+      const had = detect(upstream);
+      if (want) {
+        expect(got?.name).toBe(name);
+        if (want.version) expect(got?.version).toBe(want.version);
+        // the correction is what made the difference
+        expect(Boolean(had) && (!want.version || had?.version === want.version)).toBe(false);
+      } else {
+        // a correction against a false positive: upstream reports it, the corrected pack does not
+        expect(had?.name).toBe(name);
+        expect(got).toBeUndefined();
+      }
+    },
+  );
+});
