@@ -34,7 +34,7 @@ export const CONTEXT_RULES: readonly ContextRuleName[] = [
 /** A host name with a top-level domain: a service's address, not a generic path. */
 const HOST_LIKE = /[a-z0-9-]\.[a-z0-9-]+\.[a-z]{2,}|[a-z0-9-]{2,}\.(?:com|net|org|io|co|ai|app|dev|cloud)\b/i;
 /** A path (`/wp-content`) or a file extension (`.php?`): text any script may carry for any server. */
-const PATH_LIKE = /\/|(?:^|[^\w])\.[a-z][a-z0-9]{0,4}(?!\w)/i;
+const PATH_LIKE = /\/|(?:^|[^\w])\.[a-z][a-z0-9]{0,4}(?![\w(])/i;
 
 /** Whether a pattern's match is one rule a judges (the kinds it applies to are the engine's concern). */
 export function literalRuleApplies(pattern: Pattern, matched: string): boolean {
