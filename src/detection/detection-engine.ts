@@ -160,7 +160,10 @@ export class DetectionEngine {
       acc.confidence += pattern.confidence;
       if (pattern.version) {
         const version = match ? resolveVersion(pattern.version, match) : pattern.version.replace(/\\\d/g, '');
-        if (version) acc.versions.push(version);
+        if (version) {
+          acc.versions.push(version);
+          if (kind === 'scripts' || kind === 'css') (acc.stated ??= []).push(version);
+        }
       }
       if (acc.evidence.length < MAX_EVIDENCE) {
         acc.evidence.push({

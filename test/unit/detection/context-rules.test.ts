@@ -192,3 +192,32 @@ describe('rule d: protocol-not-negotiated', () => {
     expect(names(withRule, input('http://a.example/', { 'alt-svc': ['h2=":443"'] }))).toEqual(['HTTP/2']);
   });
 });
+
+describe('a version a library states in its own text outranks a contradicting one from its URL', () => {
+  const fp = new Fingerprints(
+    {
+      Lib: {
+        cats: [59],
+        scriptSrc: ['/lib-(\\d+\\.\\d+\\.\\d+)\\.min\\.js\\;version:\\1'],
+        scripts: ['/\\*! Lib v(\\d+\\.\\d+\\.\\d+) \\|\\;version:\\1'],
+      },
+    },
+    categories,
+  );
+  const engine = new DetectionEngine(fp, 'test');
+  const page = (scripts: string[]) => ({
+    url: 'https://a.example/',
+    html: '<script src="/js/lib-1.10.2.min.js"></script>',
+    scripts,
+  });
+
+  it('drops the file name version the banner contradicts (a renamed or replaced file)', () => {
+    const lib = engine.analyze(page(['/*! Lib v3.6.1 | MIT */'])).technologies[0];
+    expect(lib.versions).toEqual(['3.6.1']);
+  });
+
+  it('keeps the file name version when nothing contradicts it, or when it agrees', () => {
+    expect(engine.analyze(page([])).technologies[0].version).toBe('1.10.2');
+    expect(engine.analyze(page(['/*! Lib v1.10.2 | MIT */'])).technologies[0].versions).toEqual(['1.10.2']);
+  });
+});
