@@ -33,8 +33,11 @@ export const CONTEXT_RULES: readonly ContextRuleName[] = [
 
 /** A host name with a top-level domain: a service's address, not a generic path. */
 const HOST_LIKE = /[a-z0-9-]\.[a-z0-9-]+\.[a-z]{2,}|[a-z0-9-]{2,}\.(?:com|net|org|io|co|ai|app|dev|cloud)\b/i;
-/** A path (`/wp-content`) or a file extension (`.php?`): text any script may carry for any server. */
-const PATH_LIKE = /\/|(?:^|[^\w])\.[a-z][a-z0-9]{0,4}(?![\w(])/i;
+/**
+ * A path (`/wp-content`) or a file extension (`.php?`): text any script may carry for any server.
+ * A slash inside words ("GNU/Linux") is not a path.
+ */
+const PATH_LIKE = /^\W{0,2}[/.]|\.[a-z][a-z0-9]{0,4}(?![\w(])/i;
 
 /** Whether a pattern's match is one rule a judges (the kinds it applies to are the engine's concern). */
 export function literalRuleApplies(pattern: Pattern, matched: string): boolean {
@@ -95,33 +98,55 @@ export function onlyInLiterals(pattern: Pattern, text: string, ranges: readonly 
 
 /* ------------------------------------------------------------------------------------------------
  * b. lookalike-class-name
- * Class names are not owned: forks and lookalikes reuse a library's class names (a theme's own
- * `.swiper` styling, a fork that kept the prefix). A technology found only by class names needs
- * corroboration by any other kind of evidence (its script, stylesheet, a global, a header), and a
- * lookalike whose own marker is on the page excludes it.
+ * Class names and markup conventions are not owned: a fork keeps its origin's class names (Fork
+ * Awesome's `fa fa-*` are Font Awesome's), and a convention spreads (Mustache templates use the
+ * `text/x-handlebars-template` script type Handlebars made popular). When the lookalike's own marker
+ * is on the page and the library is found by such markup alone, without its script, stylesheet or
+ * anything else of its own to corroborate it, it is the lookalike's markup and is not reported.
+ * Requiring corroboration for every class-name detection instead was measured on the corpus: it
+ * removed no false positive and lost true ones (WordPress Block Editor's wp-block-* classes are its
+ * only trace), so the rule names its lookalikes.
  * ---------------------------------------------------------------------------------------------- */
+
+/** Markup-only evidence: html patterns and DOM selectors, which a lookalike's markup can satisfy. */
+export function isMarkupEvidence(e: Evidence): boolean {
+  return e.kind === 'dom' || e.kind === 'html';
+}
 
 /** A selector made of class selectors only (`.swiper-container`, `div.owl-carousel`, a list of them). */
 const CLASS_ONLY_SELECTOR =
   /^\s*(?:[a-z0-9]*\.[\w-]+(?:\.[\w-]+)*\s*)(?:,\s*[a-z0-9]*\.[\w-]+(?:\.[\w-]+)*\s*)*$/i;
+/** An attribute selector on class (`[class*='fa']`), or a DOM attribute pattern on class. */
+const CLASS_ATTRIBUTE = /^\s*[a-z0-9]*\[class[~^$*|]?=[^\]]*\](?:\s|$)| @class$/i;
 /** An html pattern that looks for a class attribute's value. */
 const CLASS_HTML_PATTERN = /class\s*=|class\\?s?\*?=/i;
 
 /** Whether a piece of evidence is only a class name. */
 export function isClassNameEvidence(e: Evidence): boolean {
   if (e.kind === 'dom') {
-    const selector = (e.key ?? '').replace(/ (?:@class|::text)$/, '');
-    return CLASS_ONLY_SELECTOR.test(selector) && !/ @(?!class)/.test(e.key ?? '');
+    const key = e.key ?? '';
+    if (CLASS_ATTRIBUTE.test(key)) return true;
+    const selector = key.replace(/ ::text$/, '');
+    return CLASS_ONLY_SELECTOR.test(selector);
   }
   if (e.kind === 'html') return CLASS_HTML_PATTERN.test(e.pattern);
   return false;
 }
 
 /**
- * Lookalikes upstream cannot tell apart: the technology whose class names they reuse, and a marker
- * (a regex on the html) that only the lookalike has.
+ * Lookalikes upstream cannot tell apart: the technology whose markup they reuse, and a marker (a
+ * regex on the page's html) only the lookalike has. Each was found on the corpus (docs/detection.md).
  */
-export const LOOKALIKE_MARKERS: readonly { technology: string; lookalike: string; marker: RegExp }[] = [];
+export const LOOKALIKE_MARKERS: readonly { technology: string; lookalike: string; marker: RegExp }[] = [
+  // Fork Awesome keeps Font Awesome's fa and fa-* class names; its stylesheet is fork-awesome.css.
+  { technology: 'Font Awesome', lookalike: 'Fork Awesome', marker: /fork-awesome(?:\.min)?\.css/i },
+  // Mustache templates use the script type Handlebars made popular; Mustache's script is mustache.js.
+  {
+    technology: 'Handlebars',
+    lookalike: 'Mustache',
+    marker: /<script[^>]+src=["'][^"']*mustache(?:\.min)?\.js/i,
+  },
+];
 
 /* ------------------------------------------------------------------------------------------------
  * c. contradicted-build-tool
@@ -181,19 +206,18 @@ export interface Suppression {
 
 /**
  * Rule b on what a page matched, before implications are resolved (so what a dropped technology
- * implies goes with it): the technologies whose every piece of evidence is a class name, or whose
- * lookalike's marker is on the page.
+ * implies goes with it): a technology whose lookalike's marker is on the page and whose every piece
+ * of evidence is markup.
  */
 export function lookalikeClassNames(
   found: ReadonlyMap<string, readonly Evidence[]>,
   html: string,
 ): Suppression[] {
   const removed: Suppression[] = [];
-  for (const [name, evidence] of found) {
-    if (evidence.length === 0) continue;
-    const lookalike = LOOKALIKE_MARKERS.some((l) => l.technology === name && l.marker.test(html));
-    if (lookalike || evidence.every(isClassNameEvidence))
-      removed.push({ name, rule: 'lookalike-class-name' });
+  for (const { technology, marker } of LOOKALIKE_MARKERS) {
+    const evidence = found.get(technology);
+    if (!evidence || evidence.length === 0 || !evidence.every(isMarkupEvidence)) continue;
+    if (marker.test(html)) removed.push({ name: technology, rule: 'lookalike-class-name' });
   }
   return removed;
 }

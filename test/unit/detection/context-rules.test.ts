@@ -104,37 +104,44 @@ describe('rule a: literal-only-match', () => {
 
 describe('rule b: lookalike-class-name', () => {
   const data: Record<string, RawTechnology> = {
-    Swiper: { cats: [59], dom: ['.swiper-container'], scriptSrc: ['swiper(?:-bundle)?(?:\\.min)?\\.js'] },
-    Owl: { cats: [59], html: ['<div [^>]*class="[^"]*owl-carousel'], css: ['\\.owl-carousel\\{'] },
-    Tagged: { cats: [59], dom: ['div#tagged-root'] },
+    'Font Awesome': {
+      cats: [59],
+      dom: { "[class*='fa']": { attributes: { class: '(?:^|\\s)fa(?:-[a-z0-9-]+)?(?:\\s|$)' } } },
+      scriptSrc: ['font-?awesome'],
+    },
+    Handlebars: {
+      cats: [59],
+      dom: ["script[type='text/x-handlebars-template']"],
+      scriptSrc: ['handlebars(?:\\.min)?\\.js'],
+    },
   };
   const { without, with: withRule } = engines(data, 'lookalike-class-name');
-  const page = (html: string, extra: object = {}) => ({ url: 'https://a.example/', html, ...extra });
+  const page = (html: string) => ({ url: 'https://a.example/', html });
+  const icons = '<i class="fa fa-twitter"></i>';
 
-  it('drops a library found by class names alone', () => {
-    const html = '<div class="swiper-container"></div><div class="owl-carousel x"></div>';
-    expect(names(without, page(html)).sort()).toEqual(['Owl', 'Swiper']);
-    expect(names(withRule, page(html))).toEqual([]);
+  it("drops a library found by its markup alone when its lookalike's marker is on the page", () => {
+    const fork = `<link href="vendor/fork-awesome/css/fork-awesome.css" rel="stylesheet">${icons}`;
+    expect(names(without, page(fork))).toEqual(['Font Awesome']);
+    expect(names(withRule, page(fork))).toEqual([]);
+    const mustache =
+      '<script type="text/x-handlebars-template" id="t"></script><script src="/static/mustache/mustache.min.js?v=1"></script>';
+    expect(names(without, page(mustache))).toEqual(['Handlebars']);
+    expect(names(withRule, page(mustache))).toEqual([]);
   });
 
-  it('keeps it when its script or stylesheet corroborates the class names', () => {
-    const html = '<div class="swiper-container"></div><script src="/js/swiper-bundle.min.js"></script>';
-    expect(names(withRule, page(html))).toEqual(['Swiper']);
-    const owl = page('<div class="owl-carousel"></div>', { css: ['.owl-carousel{display:none}'] });
-    expect(names(withRule, owl)).toEqual(['Owl']);
-  });
-
-  it('leaves selectors that are not class names alone', () => {
-    expect(names(withRule, page('<div id="tagged-root"></div>'))).toEqual(['Tagged']);
+  it("keeps it without the lookalike's marker, or when its own script corroborates it", () => {
+    expect(names(withRule, page(icons))).toEqual(['Font Awesome']);
+    const both = `<link href="fork-awesome.css" rel="stylesheet">${icons}<script src="/js/fontawesome.js"></script>`;
+    expect(names(withRule, page(both))).toEqual(['Font Awesome']);
   });
 
   it('knows class-name evidence from other DOM evidence', () => {
-    expect(isClassNameEvidence({ kind: 'dom', key: '.swiper-container', pattern: '', matched: '' })).toBe(
-      true,
-    );
-    expect(isClassNameEvidence({ kind: 'dom', key: 'div.a, .b', pattern: '', matched: '' })).toBe(true);
-    expect(isClassNameEvidence({ kind: 'dom', key: 'div#root', pattern: '', matched: '' })).toBe(false);
-    expect(isClassNameEvidence({ kind: 'dom', key: '.x @data-v', pattern: '', matched: '' })).toBe(false);
+    const dom = (key: string) => ({ kind: 'dom' as const, key, pattern: '', matched: '' });
+    expect(isClassNameEvidence(dom('.swiper-container'))).toBe(true);
+    expect(isClassNameEvidence(dom('div.a, .b'))).toBe(true);
+    expect(isClassNameEvidence(dom("[class*='fa'] @class"))).toBe(true);
+    expect(isClassNameEvidence(dom('div#root'))).toBe(false);
+    expect(isClassNameEvidence(dom('.x @data-v'))).toBe(false);
     expect(isClassNameEvidence({ kind: 'scriptSrc', pattern: 'swiper', matched: 'swiper' })).toBe(false);
   });
 });
