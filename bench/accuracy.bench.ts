@@ -1,6 +1,17 @@
 import { parseArgs } from 'node:util';
-import { DetectionEngine, loadCorrectedFingerprints, loadFingerprints } from '../src/detection';
-import { measureAccuracy, percent, ruleEffects, type AccuracyTotals } from './corpus/accuracy';
+import {
+  CONTEXT_RULES,
+  DetectionEngine,
+  loadCorrectedFingerprints,
+  loadFingerprints,
+} from '../src/detection';
+import {
+  falsePositiveChange,
+  measureAccuracy,
+  percent,
+  ruleEffects,
+  type AccuracyTotals,
+} from './corpus/accuracy';
 import { CORPUS_ROOT, readCorpus } from './corpus/corpus-format';
 
 /**
@@ -29,6 +40,17 @@ function main(): void {
   variants.push(['corrections + rules', full]);
   const effects = ruleEffects(corrected, sites, full);
   const base = variants[0][1];
+  const change = falsePositiveChange(base, full);
+  // each rule added alone to the raw upstream pack: what it removes there, before any correction
+  const onUpstream = CONTEXT_RULES.map((rule) => {
+    const alone = measureAccuracy(new DetectionEngine(upstream, 'upstream', { contextRules: [rule] }), sites);
+    const c = falsePositiveChange(base, alone);
+    return {
+      rule,
+      removed: c.baseline.filter((fp) => !c.remaining.includes(fp)),
+      recallChange: alone.recall - base.recall,
+    };
+  });
   const products = new Set(sites.map((s) => s.site.product.toLowerCase())).size;
 
   if (values.json) {
@@ -38,8 +60,9 @@ function main(): void {
           sites: sites.length,
           products,
           variants: Object.fromEntries(variants.map(([name, t]) => [name, { ...t, perSite: undefined }])),
-          falsePositiveCut: base.falsePositives ? 1 - full.falsePositives / base.falsePositives : 0,
+          falsePositivesOfUpstream: change,
           rules: effects,
+          rulesOnUpstream: onUpstream,
           remaining: full.perSite.filter(
             (s) => s.missed.length || s.falsePositives.length || s.wrongVersions.length,
           ),
@@ -65,8 +88,18 @@ function main(): void {
   ];
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
   for (const row of rows) console.log(row.map((cell, col) => cell.padEnd(widths[col])).join('  '));
-  const cut = base.falsePositives ? 1 - full.falsePositives / base.falsePositives : 0;
-  console.log(`\nfalse positives of raw upstream cut by ${percent(cut)}`);
+  console.log(
+    `\nfalse positives of raw upstream: ${change.baseline.length}, still reported ${change.remaining.length}: cut by ${percent(change.cut)}` +
+      `\nfalse positives the corrections introduce: ${change.introduced.length}` +
+      (change.introduced.length ? ` (${change.introduced.join('; ')})` : ''),
+  );
+
+  console.log('\nper context rule added alone to raw upstream:');
+  for (const e of onUpstream)
+    console.log(
+      `  ${e.rule}: removes ${e.removed.length} false positives, recall change ${percent(e.recallChange)}` +
+        (e.removed.length ? ` (${e.removed.join('; ')})` : ''),
+    );
 
   console.log('\nper context rule (left out of corrections + rules):');
   for (const e of effects) {

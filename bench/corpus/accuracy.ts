@@ -146,6 +146,33 @@ export function measureAccuracy(engine: DetectionEngine, sites: readonly CorpusS
   };
 }
 
+/** What became of the raw upstream patterns' false positives, and which ones a detector added. */
+export interface FalsePositiveChange {
+  /** False positives of the baseline (site: technology). */
+  baseline: string[];
+  /** Those the detector still reports. */
+  remaining: string[];
+  /** Share of the baseline's false positives gone (1 when the baseline has none). */
+  cut: number;
+  /** False positives the detector reports that the baseline did not (what its additions got wrong). */
+  introduced: string[];
+}
+
+export function falsePositiveChange(baseline: AccuracyTotals, detector: AccuracyTotals): FalsePositiveChange {
+  const list = (t: AccuracyTotals): string[] =>
+    t.perSite.flatMap((s) => s.falsePositives.map((name) => `${s.id}: ${name}`));
+  const before = list(baseline);
+  const after = new Set(list(detector));
+  const remaining = before.filter((fp) => after.has(fp));
+  const beforeSet = new Set(before);
+  return {
+    baseline: before,
+    remaining,
+    cut: before.length ? 1 - remaining.length / before.length : 1,
+    introduced: [...after].filter((fp) => !beforeSet.has(fp)),
+  };
+}
+
 export interface RuleEffect {
   rule: ContextRuleName;
   /** False positives the rule removes: those of the corrected detector without it, less with it. */

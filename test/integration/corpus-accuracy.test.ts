@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-import { measureAccuracy, ruleEffects, scoreSite } from '../../bench/corpus/accuracy';
+import { falsePositiveChange, measureAccuracy, ruleEffects, scoreSite } from '../../bench/corpus/accuracy';
 import { readCorpus } from '../../bench/corpus/corpus-format';
 import {
   CORRECTIONS_PACK_DIR,
@@ -52,7 +52,13 @@ describe('accuracy on the corpus of real software', () => {
   });
 
   it('cuts the raw upstream false positives by at least 70% without losing recall', () => {
-    expect(after.falsePositives).toBeLessThanOrEqual(Math.floor(before.falsePositives * 0.3));
+    const change = falsePositiveChange(before, after);
+    expect({ cut: change.cut >= 0.7, remaining: change.cut >= 0.7 ? [] : change.remaining }).toEqual({
+      cut: true,
+      remaining: [],
+    });
+    // what the corrections add may not outweigh what they remove
+    expect(after.falsePositives).toBeLessThan(before.falsePositives);
     expect(after.found).toBeGreaterThanOrEqual(before.found);
     for (const s of before.perSite) {
       const now = after.perSite.find((a) => a.id === s.id)!;
