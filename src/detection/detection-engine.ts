@@ -264,7 +264,10 @@ export class DetectionEngine {
 
     if (rendered && renderedDoc) {
       const renderedHtml = boundHtml(rendered.html);
-      this.runDom(renderedDoc, renderedHtml, fp.markupLiterals.scan([renderedHtml]), record, domMatched);
+      const renderedFound = fp.markupLiterals.scan([renderedHtml]);
+      // What scripts wrote into the page (a stylesheet link, a generator comment) is markup too.
+      runTexts('html', [[renderedHtml]], renderedFound);
+      this.runDom(renderedDoc, renderedHtml, renderedFound, record, domMatched);
       this.runRendered(rendered, record);
       // Everything a browser could try was tried: nothing is left skipped.
       return { technologies: this.resolve(found, input, html), skipped: [] };
