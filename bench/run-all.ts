@@ -7,6 +7,7 @@ import { join } from 'node:path';
  */
 const BENCHMARKS = [
   'detect.bench.js',
+  'accuracy.bench.js',
   'crawl.bench.js',
   'hot-path.bench.js',
   'import.bench.js',

@@ -2,10 +2,20 @@ import type { DetectionInput } from './detection-input';
 import {
   EVIDENCE_MATCH_LIMIT,
   MAX_EVIDENCE,
+  type DetectedTechnology,
   type DetectionResult,
   type EvidenceKind,
   type SkippedTechnology,
 } from './detection-result';
+import {
+  applyResolvedRules,
+  CONTEXT_RULES,
+  LiteralMap,
+  literalRuleApplies,
+  lookalikeClassNames,
+  onlyInLiterals,
+  type ContextRuleName,
+} from './context-rules';
 import { DomMatcher } from './dom-matcher';
 import type { Fingerprints, KeyedEntry, KeyedPatterns, TextKind } from './fingerprints';
 import { parseHtml } from './html-document';
@@ -104,6 +114,14 @@ type RecordEvidence = (
   key?: string,
 ) => void;
 
+export interface EngineOptions {
+  /**
+   * The context rules applied (context-rules.ts): all of them by default; `[]` matches as the
+   * upstream fingerprints alone would (the accuracy bench's baseline).
+   */
+  contextRules?: readonly ContextRuleName[];
+}
+
 /**
  * Matches one fetched page against the compiled fingerprints. Synchronous, no I/O, no shared state
  * between calls: one engine serves any number of analyses.
@@ -116,7 +134,13 @@ export class DetectionEngine {
   constructor(
     readonly fingerprints: Fingerprints,
     readonly version: string = 'unversioned',
-  ) {}
+    options: EngineOptions = {},
+  ) {
+    this.rules = new Set(options.contextRules ?? CONTEXT_RULES);
+  }
+
+  /** The context rules this engine applies. */
+  readonly rules: ReadonlySet<ContextRuleName>;
 
   analyze(input: DetectionInput): DetectionResult {
     const fp = this.fingerprints;
@@ -136,7 +160,10 @@ export class DetectionEngine {
       acc.confidence += pattern.confidence;
       if (pattern.version) {
         const version = match ? resolveVersion(pattern.version, match) : pattern.version.replace(/\\\d/g, '');
-        if (version) acc.versions.push(version);
+        if (version) {
+          acc.versions.push(version);
+          if (kind === 'scripts' || kind === 'css') (acc.stated ??= []).push(version);
+        }
       }
       if (acc.evidence.length < MAX_EVIDENCE) {
         acc.evidence.push({
@@ -150,6 +177,7 @@ export class DetectionEngine {
 
     const html = boundHtml(typeof input.html === 'string' ? input.html : '');
     const doc = parseHtml(html);
+    const literals = this.rules.has('literal-only-match') ? new LiteralMap() : null;
     const url = bounded(String(input.url ?? ''), LIMITS.url);
 
     /**
@@ -169,6 +197,14 @@ export class DetectionEngine {
           for (const text of forms) {
             const match = pattern.regex.exec(text);
             if (match) {
+              // Rule a: a path-like pattern found only in a script's strings and comments does not count.
+              if (
+                literals &&
+                (kind === 'scripts' || kind === 'html') &&
+                literalRuleApplies(pattern, match[0]) &&
+                onlyInLiterals(pattern, text, literals.rangesOf(text, kind))
+              )
+                break;
               record(tech, kind, pattern, match);
               break;
             }
@@ -228,23 +264,57 @@ export class DetectionEngine {
 
     if (rendered && renderedDoc) {
       const renderedHtml = boundHtml(rendered.html);
-      this.runDom(renderedDoc, renderedHtml, fp.markupLiterals.scan([renderedHtml]), record, domMatched);
+      const renderedFound = fp.markupLiterals.scan([renderedHtml]);
+      // What scripts wrote into the page (a stylesheet link, a generator comment) is markup too.
+      runTexts('html', [[renderedHtml]], renderedFound);
+      this.runDom(renderedDoc, renderedHtml, renderedFound, record, domMatched);
       this.runRendered(rendered, record);
       // Everything a browser could try was tried: nothing is left skipped.
       return {
-        technologies: resolveTechnologies(fp, found),
+        technologies: this.resolve(found, input, html),
         skipped: [],
         fingerprintsVersion: this.version,
       };
     }
 
-    const technologies = resolveTechnologies(fp, found);
+    const technologies = this.resolve(found, input, html);
     const hintScans = scriptsFound ? [markupFound, scriptsFound] : [markupFound];
     return {
       technologies,
       skipped: this.skipped(hintScans, technologies),
       fingerprintsVersion: this.version,
     };
+  }
+
+  /** Resolution with the context rules that judge whole technologies (b before, c and d after). */
+  private resolve(
+    found: Map<number, Accumulated>,
+    input: DetectionInput,
+    html: string,
+  ): DetectedTechnology[] {
+    const fp = this.fingerprints;
+    if (this.rules.has('lookalike-class-name')) {
+      const byName = new Map([...found].map(([index, acc]) => [fp.technologies[index].name, acc.evidence]));
+      const removed = new Set(lookalikeClassNames(byName, html).map((s) => s.name));
+      for (const index of [...found.keys()])
+        if (removed.has(fp.technologies[index].name)) found.delete(index);
+    }
+    const technologies = resolveTechnologies(fp, found);
+    if (!this.rules.has('contradicted-build-tool') && !this.rules.has('protocol-not-negotiated'))
+      return technologies;
+    return applyResolvedRules(technologies, input, this.rules, (name, present) =>
+      this.impliersOf(name, present),
+    ).kept;
+  }
+
+  private impliersOf(name: string, present: ReadonlySet<string>): string[] {
+    const fp = this.fingerprints;
+    const out: string[] = [];
+    for (const candidate of present) {
+      const tech = fp.technologyByName(candidate);
+      if (tech?.implies.some((i) => fp.technologies[i.tech].name === name)) out.push(candidate);
+    }
+    return out;
   }
 
   /**

@@ -18,7 +18,14 @@ export {
   locateFingerprintFiles,
   type LoadFingerprintsOptions,
 } from './fingerprints-loader';
-export { boundHtml, DetectionEngine, LIMITS } from './detection-engine';
+export { boundHtml, DetectionEngine, LIMITS, type EngineOptions } from './detection-engine';
+export { CONTEXT_RULES, type ContextRuleName } from './context-rules';
 export { denoise, DENOISE_THRESHOLD } from './denoise';
 export { mergeResults } from './merge-results';
 export { baseSlug } from './slug';
+export {
+  CORRECTIONS_PACK_DIR,
+  correctedPack,
+  loadCorrectedFingerprints,
+  type LoadCorrectedOptions,
+} from './corrections';

@@ -61,7 +61,11 @@ const TEXT_FIELDS = ['url', 'html', 'text', 'css', 'robots', 'scriptSrc', 'scrip
 const KEYED_FIELDS = ['headers', 'cookies', 'meta', 'dns', 'js', 'probe'];
 /** Fields whose patterns feed a prefilter in the engine (the rest are compiled without one). */
 const PREFILTERED = new Set(['url', 'html', 'text', 'css', 'robots', 'scriptSrc', 'scripts', 'certIssuer']);
-const STRING_FIELDS = ['description', 'icon', 'website', 'cpe'];
+/**
+ * `$comment` is a known field the engine ignores: where a correction says what upstream gets wrong
+ * and the evidence (data/fingerprints/corrections), kept in the entry so it travels with it upstream.
+ */
+const STRING_FIELDS = ['description', 'icon', 'website', 'cpe', '$comment'];
 const BOOLEAN_FIELDS = ['saas', 'oss'];
 const NAME_FIELDS = ['implies', 'requires', 'excludes'] as const;
 const KNOWN_FIELDS = new Set([

@@ -10,7 +10,23 @@ import type { Fingerprints, Technology } from './fingerprints';
 export interface Accumulated {
   confidence: number;
   versions: string[];
+  /** Versions a library states about itself (read from a script's or stylesheet's own text). */
+  stated?: string[];
   evidence: Evidence[];
+}
+
+/**
+ * The versions worth ranking: when a library states its version in its own text (a banner in the
+ * script or stylesheet), a version read elsewhere (a file name, a query) that contradicts it is
+ * dropped: a file can be renamed or replaced (Debian ships jQuery 3.6.1 as jquery-1.10.2.min.js,
+ * phpMyAdmin appends its own version to every script URL), the banner travels with the code. A
+ * version consistent with a stated one (a prefix of it, or it of them) stays.
+ */
+export function credibleVersions(acc: Pick<Accumulated, 'versions' | 'stated'>): string[] {
+  const stated = acc.stated ?? [];
+  if (stated.length === 0) return acc.versions;
+  const consistent = (v: string): boolean => stated.some((s) => s.startsWith(v) || v.startsWith(s));
+  return acc.versions.filter((v) => stated.includes(v) || consistent(v));
 }
 
 const MAX_VERSION_LENGTH = 15;
@@ -92,7 +108,7 @@ export function resolveTechnologies(
     present.set(index, {
       tech: techs[index],
       confidence: Math.min(100, acc.confidence),
-      versions: acc.versions,
+      versions: credibleVersions(acc),
       evidence: acc.evidence,
       implied: false,
     });

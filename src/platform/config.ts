@@ -122,6 +122,9 @@ const schema = z.object({
   FINGERPRINTS_POLL_SECONDS: int(5, 0, 3600),
   // The directory the loadFingerprintPack mutation reads packs from (paths relative to it); unset: off.
   FINGERPRINT_PACKS_DIR: z.string().optional(),
+  // Our corrections pack (data/fingerprints/corrections) laid over FINGERPRINTS_PATH or the bundled
+  // data; off: the upstream fingerprints alone.
+  FINGERPRINTS_CORRECTIONS: z.enum(['on', 'off']).default('on'),
   // GeoIP of the addresses sites answer on (issue 9): the bundled DB-IP Lite country database
   // unless an operator (or a test) points at another MMDB file, e.g. a city database with regions.
   GEOIP_DATABASE_PATH: z.string().optional(),

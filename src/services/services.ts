@@ -206,7 +206,7 @@ export async function buildServices(
   });
   const myAccount = new MyAccountService(accounts, credits, quota, metering, callbacks);
   const packRows = new FingerprintPackRepository(db);
-  const defaultLayers = defaultLayersOf(config.FINGERPRINTS_PATH);
+  const defaultLayers = defaultLayersOf(config.FINGERPRINTS_PATH, config.FINGERPRINTS_CORRECTIONS === 'on');
   const engines = await FingerprintSource.start({
     packs: packRows,
     defaultLayers,
@@ -307,6 +307,7 @@ export async function buildServices(
     fingerprintPacks: new FingerprintPackService(packRows, engines, events, defaultLayers, {
       operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
       packsDir: config.FINGERPRINT_PACKS_DIR,
+      corrections: config.FINGERPRINTS_CORRECTIONS === 'on',
     }),
     siteIndex,
     analyzer,

@@ -88,6 +88,10 @@ export interface FingerprintPackSettings {
   operatorAccountIds: readonly string[];
   /** FINGERPRINT_PACKS_DIR: where the operator mutation reads packs from (unset: the mutation is off). */
   packsDir?: string;
+  /** FINGERPRINTS_CORRECTIONS: whether new sets carry the corrections pack (default on). */
+  corrections?: boolean;
+  /** The corrections pack's folder (tests give their own); CORRECTIONS_PACK_DIR by default. */
+  correctionsDir?: string;
 }
 
 const DEFAULT_BASES = new Set([BUILTIN_PACK, PATH_PACK]);
@@ -122,7 +126,7 @@ export class FingerprintPackService {
    * operator's overlays in load order.
    */
   private compose(base: PackLayer, overlays: PackLayer[]): PackLayer[] {
-    const corrections = correctionsLayer();
+    const corrections = correctionsLayer(this.settings.corrections !== false, this.settings.correctionsDir);
     return [base, ...(corrections ? [corrections] : []), ...overlays];
   }
 
@@ -286,7 +290,7 @@ export class FingerprintPackService {
         loadedBy: null,
       }));
     }
-    const corrections = correctionsLayer();
+    const corrections = correctionsLayer(this.settings.corrections !== false, this.settings.correctionsDir);
     const history = await this.rows.activations(20);
     return {
       version,

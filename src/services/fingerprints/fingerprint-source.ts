@@ -34,10 +34,10 @@ export interface FingerprintSourceOptions {
 }
 
 /** The layers of the default set: FINGERPRINTS_PATH or the built-in pack, then the corrections pack. */
-export function defaultLayersOf(fingerprintsPath: string | undefined): () => PackLayer[] {
+export function defaultLayersOf(fingerprintsPath: string | undefined, corrections = true): () => PackLayer[] {
   return () => {
-    const corrections = correctionsLayer();
-    return [defaultBase(fingerprintsPath), ...(corrections ? [corrections] : [])];
+    const correctionsPack = correctionsLayer(corrections);
+    return [defaultBase(fingerprintsPath), ...(correctionsPack ? [correctionsPack] : [])];
   };
 }
 

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DetectionEngine, defaultFingerprintDirectory, Fingerprints } from '../../detection';
+import {
+  CORRECTIONS_PACK_DIR,
+  DetectionEngine,
+  defaultFingerprintDirectory,
+  Fingerprints,
+} from '../../detection';
 import { readPack, type PackSource } from '../../detection/pack-files';
 import { contentHash } from '../../detection/pack-validator';
 import { overlayPacks, parsePack, type RawPack } from '../../detection/raw-pack';
@@ -22,18 +27,6 @@ export const BUILTIN_PACK = 'builtin';
 export const PATH_PACK = 'FINGERPRINTS_PATH';
 /** The project's own overlay (data/fingerprints/corrections/), laid right over the base. */
 export const CORRECTIONS_PACK = 'corrections';
-
-/** The repository's root: the nearest folder above this file holding package.json (src/ or dist/src/). */
-function projectRoot(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) return process.cwd();
-  }
-}
-
-export function correctionsDirectory(): string {
-  return join(projectRoot(), 'data', 'fingerprints', 'corrections');
-}
 
 /** The version a pack declares in pack.json, else `sha256:` and its content hash. */
 export function packVersion(source: PackSource, hash = contentHash(source)): string {
@@ -68,9 +61,12 @@ export function defaultBase(fingerprintsPath: string | undefined): PackLayer {
   return layerOf(BUILTIN_PACK, 'base', readPack(directory), `${pkg.name}@${pkg.version}`);
 }
 
-/** The corrections pack as this deployment ships it, or null when the folder is absent. */
-export function correctionsLayer(directory = correctionsDirectory()): PackLayer | null {
-  if (!existsSync(directory)) return null;
+/**
+ * The corrections pack as this deployment ships it, or null when it is turned off
+ * (FINGERPRINTS_CORRECTIONS=off) or the folder is absent.
+ */
+export function correctionsLayer(enabled = true, directory: string = CORRECTIONS_PACK_DIR): PackLayer | null {
+  if (!enabled || !existsSync(directory)) return null;
   return layerOf(CORRECTIONS_PACK, 'overlay', readPack(directory));
 }
 

@@ -45,8 +45,10 @@ describe('FingerprintSource and fingerprint packs', () => {
     writeFileSync(join(root, 'categories.json'), JSON.stringify(categories));
     return root;
   };
+  // A corrections pack of the test's own: the project's names upstream technologies this small base lacks.
+  const correctionsDir = () => join(dir, 'corrections');
   const defaults = () => {
-    const corrections = correctionsLayer();
+    const corrections = correctionsLayer(true, correctionsDir());
     return [base, ...(corrections ? [corrections] : [])];
   };
   const start = async (compile?: (l: readonly PackLayer[], v: string) => Promise<DetectionEngine>) => {
@@ -61,13 +63,17 @@ describe('FingerprintSource and fingerprint packs', () => {
     return source;
   };
   const serviceOf = (source: FingerprintSource) =>
-    new FingerprintPackService(rows, source, new EventBus(), defaults, { operatorAccountIds: ['1'] });
+    new FingerprintPackService(rows, source, new EventBus(), defaults, {
+      operatorAccountIds: ['1'],
+      correctionsDir: correctionsDir(),
+    });
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fp-source-'));
     db = await Database.open(`sqlite:${join(dir, 'test.db')}`);
     rows = new FingerprintPackRepository(db);
     base = layerOf('builtin', 'base', readPack(pack('base', BASE, CATEGORIES)), 'test-base@1');
+    pack('corrections', { PHP: { ...(BASE as Record<string, object>).PHP, $comment: 'a test correction' } });
   });
   afterEach(async () => {
     for (const source of sources.splice(0)) source.stop();
@@ -186,7 +192,7 @@ describe('FingerprintSource and fingerprint packs', () => {
     expect(status.version).toBe(second.version);
     expect(status.packs.map((p) => [p.name, p.role])).toEqual([
       ['builtin', 'base'],
-      ...(correctionsLayer() ? [['corrections', 'overlay']] : []),
+      ['corrections', 'overlay'],
       ['acme', 'overlay'],
       ['beta', 'overlay'],
     ]);
