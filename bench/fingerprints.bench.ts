@@ -52,7 +52,7 @@ const OPERATOR = overlaySource({
 
 function layersOf(name: SetName): PackLayer[] {
   const layers = [defaultBase(undefined)];
-  const corrections = correctionsLayer();
+  const corrections = correctionsLayer(true, layers[0]);
   if (name !== 'builtin' && corrections) layers.push(corrections);
   if (name === 'builtin+corrections+overlay') layers.push(layerOf('acme', 'overlay', OPERATOR));
   return layers;

@@ -26,6 +26,8 @@ export { baseSlug } from './slug';
 export {
   CORRECTIONS_PACK_DIR,
   correctedPack,
+  correctionsFor,
+  correctionsSourceFor,
   loadCorrectedFingerprints,
   type LoadCorrectedOptions,
 } from './corrections';

@@ -126,8 +126,13 @@ export class FingerprintPackService {
    * operator's overlays in load order.
    */
   private compose(base: PackLayer, overlays: PackLayer[]): PackLayer[] {
-    const corrections = correctionsLayer(this.settings.corrections !== false, this.settings.correctionsDir);
+    const corrections = this.correctionsOver(base);
     return [base, ...(corrections ? [corrections] : []), ...overlays];
+  }
+
+  /** The corrections pack as shipped, cut to what `base` has. */
+  private correctionsOver(base: PackLayer): PackLayer | null {
+    return correctionsLayer(this.settings.corrections !== false, base, this.settings.correctionsDir);
   }
 
   /**
@@ -260,11 +265,13 @@ export class FingerprintPackService {
     let packs: PackStatusEntry[];
     let version: string;
     let layers: { contentHash: string; name: string }[];
+    let base: PackLayer;
     if (active) {
       const set = await this.rows.set(active.setId);
       const rows = await this.rows.packs(set?.components ?? []);
       version = active.setId;
       layers = rows;
+      base = (await storedLayers(this.rows, active.setId))[0];
       packs = rows.map((row, position) => ({
         position,
         name: row.name,
@@ -279,6 +286,7 @@ export class FingerprintPackService {
       const defaults = this.defaultLayers();
       version = setIdOf(defaults);
       layers = defaults;
+      base = defaults[0];
       packs = defaults.map((layer, position) => ({
         position,
         name: layer.name,
@@ -290,7 +298,7 @@ export class FingerprintPackService {
         loadedBy: null,
       }));
     }
-    const corrections = correctionsLayer(this.settings.corrections !== false, this.settings.correctionsDir);
+    const corrections = this.correctionsOver(base);
     const history = await this.rows.activations(20);
     return {
       version,

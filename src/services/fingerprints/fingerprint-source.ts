@@ -36,8 +36,9 @@ export interface FingerprintSourceOptions {
 /** The layers of the default set: FINGERPRINTS_PATH or the built-in pack, then the corrections pack. */
 export function defaultLayersOf(fingerprintsPath: string | undefined, corrections = true): () => PackLayer[] {
   return () => {
-    const correctionsPack = correctionsLayer(corrections);
-    return [defaultBase(fingerprintsPath), ...(correctionsPack ? [correctionsPack] : [])];
+    const base = defaultBase(fingerprintsPath);
+    const correctionsPack = correctionsLayer(corrections, base);
+    return [base, ...(correctionsPack ? [correctionsPack] : [])];
   };
 }
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   CORRECTIONS_PACK_DIR,
+  correctionsSourceFor,
   DetectionEngine,
   defaultFingerprintDirectory,
   Fingerprints,
@@ -62,12 +63,18 @@ export function defaultBase(fingerprintsPath: string | undefined): PackLayer {
 }
 
 /**
- * The corrections pack as this deployment ships it, or null when it is turned off
+ * The corrections pack as this deployment ships it, cut to the technologies `base` has (a
+ * correction fixes an entry, it never adds one: see correctionsFor), or null when it is turned off
  * (FINGERPRINTS_CORRECTIONS=off) or the folder is absent.
  */
-export function correctionsLayer(enabled = true, directory: string = CORRECTIONS_PACK_DIR): PackLayer | null {
+export function correctionsLayer(
+  enabled: boolean,
+  base: PackLayer,
+  directory: string = CORRECTIONS_PACK_DIR,
+): PackLayer | null {
   if (!enabled || !existsSync(directory)) return null;
-  return layerOf(CORRECTIONS_PACK, 'overlay', readPack(directory));
+  const names = new Set(Object.keys(parseLayer(base).technologies));
+  return layerOf(CORRECTIONS_PACK, 'overlay', correctionsSourceFor(names, readPack(directory)));
 }
 
 /**

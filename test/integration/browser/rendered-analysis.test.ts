@@ -105,7 +105,14 @@ describe('rendered analysis through /analyze/v1/ and GraphQL', () => {
       { key: await key() },
     );
     expect(rest.status).toBe(200);
-    expect(rest.body.applications.map((a: { name: string }) => a.name)).not.toContain('Vue.js');
+    // The app's bundle states Vue's version where the corrections pack looks (static, no browser);
+    // what only a browser reads, Vue's js globals, is not tried.
+    expect(rest.body.applications.map((a: { name: string }) => a.name)).toContain('Vue.js');
+    const spa = await analyzeGraphql('/spa/', 'OFF');
+    expect(spa.render).toBe('off');
+    const vue = spa.technologies.find((t) => t.slug === 'vue-js');
+    expect(vue?.evidence.map((e) => e.kind)).toEqual(expect.arrayContaining(['scripts']));
+    expect(vue?.evidence.map((e) => e.kind)).not.toContain('js');
   });
 
   it('does not render a page without scripts in auto mode', async () => {

@@ -48,7 +48,7 @@ describe('FingerprintSource and fingerprint packs', () => {
   // A corrections pack of the test's own: the project's names upstream technologies this small base lacks.
   const correctionsDir = () => join(dir, 'corrections');
   const defaults = () => {
-    const corrections = correctionsLayer(true, correctionsDir());
+    const corrections = correctionsLayer(true, base, correctionsDir());
     return [base, ...(corrections ? [corrections] : [])];
   };
   const start = async (compile?: (l: readonly PackLayer[], v: string) => Promise<DetectionEngine>) => {
