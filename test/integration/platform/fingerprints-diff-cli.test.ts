@@ -75,7 +75,7 @@ describe('admin fingerprints:diff', () => {
     expect(out).toContain('added 1\n  + Acme Pages (acme-pages): 0 stored sites\n');
     expect(out).toContain('removed 0\n');
     expect(out).toMatch(
-      /^ {2}~ WordPress \(wordpress\): [A-Za-z, ]*\bhtml\b[A-Za-z, ]*\bmeta\b[A-Za-z, ]*; 3 stored sites$/m,
+      /^ {2}~ WordPress \(wordpress\): [$A-Za-z, ]*\bhtml\b[$A-Za-z, ]*\bmeta\b[$A-Za-z, ]*; 3 stored sites$/m,
     );
     expect(out).toMatch(
       /^samples 4 re-run: \d+ trend breaks? \(change over 20%, at least 3 sites before or after\)$/m,
@@ -159,8 +159,11 @@ describe('admin fingerprints:diff', () => {
     expect(result.code).toBe(0);
     const previous = /active version fp-[0-9a-f]{12} \(was (fp-[0-9a-f]{12})\)/.exec(result.stdout)?.[1];
     expect(previous).toBeDefined();
-    expect(result.stdout).toContain(
-      `samples 4 re-run: 2 trend breaks (fingerprints:activate --version ${previous} goes back)\n`,
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^samples 4 re-run: \\d+ trend breaks? \\(fingerprints:activate --version ${previous} goes back\\)$`,
+        'm',
+      ),
     );
     expect(result.stdout).toContain('  ! wordpress (WordPress) falls 3 -> 0 (-100%)');
     const back = await cli('fingerprints:activate', '--version', previous!);
