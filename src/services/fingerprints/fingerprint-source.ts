@@ -3,7 +3,14 @@ import type { DetectionEngine } from '../../detection';
 import { type EventBus, TOPICS } from '../../platform/event-bus';
 import { logger as defaultLogger, type Logger } from '../../platform/logger';
 import type { FingerprintPackRepository } from '../../storage/fingerprint-pack.repository';
-import { compileSet, correctionsLayer, defaultBase, type PackLayer, setIdOf } from './pack-set';
+import {
+  compileSet,
+  compileSetNow,
+  correctionsLayer,
+  defaultBase,
+  type PackLayer,
+  setIdOf,
+} from './pack-set';
 
 /** Announced (with REDIS_URL, to every process) when a set was activated: `{ version }`. */
 export interface FingerprintsActivatedEvent {
@@ -95,7 +102,10 @@ export class FingerprintSource {
    */
   static async start(options: FingerprintSourceOptions): Promise<FingerprintSource> {
     const log = options.logger ?? defaultLogger;
-    const compile = options.compile ?? compileSet;
+    // At start-up nothing is served yet: the set is compiled at once (slices would only be slower).
+    const compile =
+      options.compile ??
+      ((layers: readonly PackLayer[], version: string) => Promise.resolve(compileSetNow(layers, version)));
     let engine: DetectionEngine | null = null;
     const active = await options.packs.activeSet();
     if (active) {

@@ -97,9 +97,19 @@ export const nextTurn: Pause = () => new Promise((resolve) => setImmediate(resol
  * copy, which would then override the groups of a base that has its own).
  */
 export function parseLayer(layer: Pick<PackLayer, 'role' | 'source'>): RawPack {
+  const known = parsed.get(layer.source);
+  if (known) return known;
   const raw = parsePack(layer.source);
-  return layer.role === 'overlay' && !layer.source.groups ? { ...raw, groups: {} } : raw;
+  const result = layer.role === 'overlay' && !layer.source.groups ? { ...raw, groups: {} } : raw;
+  parsed.set(layer.source, result);
+  return result;
 }
+
+/**
+ * Each pack's files parsed once while they are in use: cutting the corrections pack to its base and
+ * compiling the set read the same base (megabytes of JSON). Parsed packs are only read, never changed.
+ */
+const parsed = new WeakMap<PackSource, RawPack>();
 
 /** The set's layers parsed and laid over each other (the base first). */
 export async function rawSetOf(layers: readonly PackLayer[], pause: Pause = nextTurn): Promise<RawPack> {
@@ -110,6 +120,16 @@ export async function rawSetOf(layers: readonly PackLayer[], pause: Pause = next
   }
   const [base, ...overlays] = parsed;
   return overlayPacks(base, ...overlays);
+}
+
+/**
+ * Compiles a set at once, for a process that is starting (nothing to serve yet: slicing would only
+ * make it slower). The first page builds the prefilter tables, or the worker's warm-up does.
+ */
+export function compileSetNow(layers: readonly PackLayer[], version: string): DetectionEngine {
+  const [base, ...overlays] = layers.map(parseLayer);
+  const raw = overlayPacks(base, ...overlays);
+  return new DetectionEngine(new Fingerprints(raw.technologies, raw.categories, raw.groups), version);
 }
 
 /**
