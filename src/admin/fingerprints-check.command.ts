@@ -13,8 +13,7 @@ export function fingerprintsCheck(path: string, json: boolean): { output: string
   try {
     report = validatePack(readPack(path));
   } catch (error) {
-    const problem = { severity: 'error' as const, file: path, message: (error as Error).message };
-    report = { ok: false, summary: null, problems: [problem] };
+    report = unreadablePack(path, error);
   }
   const ms = Math.round(performance.now() - started);
   const code = report.ok ? 0 : 1;
@@ -32,4 +31,10 @@ export function fingerprintsCheck(path: string, json: boolean): { output: string
   lines.push(...report.problems.map(formatProblem));
   lines.push(report.ok ? 'ok' : 'invalid');
   return { output: lines.join('\n'), code };
+}
+
+/** The report of a pack whose files cannot be read: no summary, the one problem saying why. */
+export function unreadablePack(path: string, error: unknown) {
+  const problem = { severity: 'error' as const, file: path, message: (error as Error).message };
+  return { ok: false, summary: null, problems: [problem] };
 }

@@ -11,6 +11,7 @@ import type { TrendBreakOptions, TrendFlag } from '../services/fingerprints/tren
 import { contextOf } from '../services/fingerprints/pack-validation';
 import { rawSetOf } from '../services/fingerprints/pack-set';
 import type { Services } from '../services/services';
+import { unreadablePack } from './fingerprints-check.command';
 
 export interface DiffOptions {
   from: string;
@@ -37,10 +38,10 @@ export function fingerprintsDiff(
   try {
     source = readPack(options.from);
   } catch (error) {
-    const problem = { severity: 'error' as const, file: options.from, message: (error as Error).message };
+    const report = unreadablePack(options.from, error);
     const output = options.json
-      ? JSON.stringify({ ok: false, summary: null, problems: [problem] })
-      : [formatProblem(problem), 'invalid'].join('\n');
+      ? JSON.stringify(report)
+      : [...report.problems.map(formatProblem), 'invalid'].join('\n');
     return { refused: { output, code: 1 } };
   }
   return {
