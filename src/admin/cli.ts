@@ -18,6 +18,7 @@ import { fingerprintsLoad } from './fingerprints-load.command';
 import { fingerprintsStatus } from './fingerprints-status.command';
 import { fingerprintsUnload } from './fingerprints-unload.command';
 import { fingerprintsActivate } from './fingerprints-activate.command';
+import { standardWebhooksSecret } from '../services/platform/webhook-signatures';
 
 /**
  * The operator's command line (`npm run admin -- <command> [options]`). It opens the configured
@@ -117,11 +118,22 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'secret:create': {
-    synopsis: '--account ID [--json]',
-    description: 'Create or replace the callback signing secret (printed once).',
+    synopsis: '--account ID [--grace-hours N] [--json]',
+    description:
+      'Create or replace the callback signing secret (printed once, also as the whsec_ form Standard Webhooks ' +
+      'verifiers take). A replaced secret keeps signing beside the new one for --grace-hours ' +
+      '(SIGNING_SECRET_GRACE_HOURS, 24; 0 when it leaked).',
     run: async (s, o) => {
       const accountId = whole(o, 'account');
-      return { accountId, signingSecret: await s.accounts.createSigningSecret(accountId) };
+      const graceHours =
+        o['grace-hours'] !== undefined ? whole(o, 'grace-hours') : s.config.SIGNING_SECRET_GRACE_HOURS;
+      const created = await s.accounts.createSigningSecret(accountId, graceHours * 3_600_000);
+      return {
+        accountId,
+        signingSecret: created.secret,
+        standardWebhooksSecret: standardWebhooksSecret(created.secret),
+        previousSecretValidUntil: created.previousValidUntil?.toISOString() ?? null,
+      };
     },
   },
   'sites:import': {
@@ -368,6 +380,7 @@ const OPTIONS = {
   replace: { type: 'boolean' },
   share: { type: 'string' },
   'min-sites': { type: 'string' },
+  'grace-hours': { type: 'string' },
   version: { type: 'string' },
 } as const;
 

@@ -111,6 +111,8 @@ const schema = z.object({
   JOB_MAX_ATTEMPTS: int(8, 1, 100),
   CALLBACK_TIMEOUT_MS: int(10_000, 100, 300_000),
   CALLBACK_RETRY_HOURS: int(24, 1, 168),
+  // secret:create: how long a replaced signing secret keeps signing callbacks beside the new one (0: not at all).
+  SIGNING_SECRET_GRACE_HOURS: int(24, 0, 720),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 300_000),
   // /healthz and /readyz check the database (a read, a no-op write) at most this often; 0: per request.
   HEALTH_CHECK_INTERVAL_MS: int(2000, 0, 300_000),

@@ -32,7 +32,7 @@ export class Account {
   @Field(() => Int)
   credits: number;
 
-  @Field({ description: 'Whether callbacks are signed (service-signature header)' })
+  @Field({ description: 'Whether callbacks are signed (service-signature and Standard Webhooks headers)' })
   hasSigningSecret: boolean;
 
   @Field(() => Int, { description: 'UNIX seconds' })

@@ -45,13 +45,24 @@ export class CallbackRepository {
     });
   }
 
-  /** The account's stored signing secret (as stored: possibly sealed), null when it has none. */
-  async storedSigningSecret(accountId: number): Promise<string | null> {
+  /** The account's stored signing secrets (as stored: possibly sealed), null where it has none. */
+  async storedSigningSecrets(
+    accountId: number,
+  ): Promise<{ current: string | null; previous: string | null; previousUntil: Date | null }> {
     const account = await this.db.manager.findOne(AccountEntity, {
       where: { id: accountId },
-      select: { id: true, signingSecret: true },
+      select: {
+        id: true,
+        signingSecret: true,
+        previousSigningSecret: true,
+        previousSigningSecretUntil: true,
+      },
     });
-    return account?.signingSecret ?? null;
+    return {
+      current: account?.signingSecret ?? null,
+      previous: account?.previousSigningSecret ?? null,
+      previousUntil: account?.previousSigningSecretUntil ?? null,
+    };
   }
 
   /** The account's delivery pending again from `now`, in the caller's transaction; whether it exists. */

@@ -1,6 +1,7 @@
 import { isTargetRefusal } from '../fetch/guarded-agent';
 import { JobHandler, PermanentJobError, RetryJobError } from '../jobs';
-import { callbackSignature, CallbackService } from '../services/platform/callback.service';
+import { CallbackService } from '../services/platform/callback.service';
+import { callbackSignature, standardWebhookSignature } from '../services/platform/webhook-signatures';
 import type { CallbackPost } from './callback-http-client';
 
 export interface CallbackDeliveryPayload {
@@ -26,13 +27,22 @@ export function createCallbackDeliveryHandler(
   return async ({ deliveryId }, context) => {
     const attempt = await callbacks.startAttempt(deliveryId);
     if (!attempt) return;
-    const { delivery, secret } = attempt;
+    const { delivery, secret, previousSecret, attemptedAt } = attempt;
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [`${options.headerPrefix}-delivery-id`]: delivery.id,
       [`${options.headerPrefix}-event`]: delivery.event,
     };
-    if (secret) headers[`${options.headerPrefix}-signature`] = callbackSignature(secret, delivery.body);
+    if (secret) {
+      headers[`${options.headerPrefix}-signature`] = callbackSignature(secret, delivery.body);
+      // Standard Webhooks: the id stays the same on every attempt (receivers deduplicate on it); the
+      // timestamp is this attempt's, so a delivery captured and sent again later is refused as stale.
+      const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+      const keys = previousSecret ? [secret, previousSecret] : [secret];
+      headers['webhook-id'] = delivery.id;
+      headers['webhook-timestamp'] = String(timestamp);
+      headers['webhook-signature'] = standardWebhookSignature(keys, delivery.id, timestamp, delivery.body);
+    }
 
     let statusCode: number | null = null;
     let problem: string;

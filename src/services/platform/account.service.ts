@@ -6,7 +6,14 @@ import { ApiKeyRevokedEvent, EventBus, PlanChangedEvent, TOPICS } from '../../pl
 import type { PlanCatalog } from '../../plans/plan-catalog';
 import { displayPrefix, generateApiKey, generateSigningSecret, hashApiKey } from './api-key-codec';
 import { CreditService } from './credit.service';
+import type { SecretColumn } from '../../storage/secret.repository';
 import type { SecretVault } from './secret-vault';
+
+export interface CreatedSigningSecret {
+  secret: string;
+  /** Until when the replaced secret still signs callbacks; null when none was replaced or no grace. */
+  previousValidUntil: Date | null;
+}
 
 export interface CreatedKey {
   accountId: number;
@@ -118,13 +125,32 @@ export class AccountService {
       throw new ValidationError('plan', `plan must be one of ${this.plans.names.join(', ')}`);
   }
 
-  /** Creates (or replaces) the callback signing secret and returns it once. */
-  async createSigningSecret(accountId: number): Promise<string> {
-    await this.requireAccount(accountId);
+  /**
+   * Creates (or replaces) the callback signing secret and returns it once. A replaced secret keeps
+   * signing callbacks beside the new one (a second Standard Webhooks signature) for `graceMs`, so
+   * receivers can move to the new secret without rejecting deliveries; 0 ends it at once (a leak).
+   */
+  async createSigningSecret(accountId: number, graceMs = 0, now = new Date()): Promise<CreatedSigningSecret> {
+    const account = await this.requireAccount(accountId);
     const secret = generateSigningSecret();
-    const stored = this.secrets ? this.secrets.sealSigningSecret(accountId, secret) : secret;
-    await this.db.transaction((m) => m.update(AccountEntity, { id: accountId }, { signingSecret: stored }));
-    return secret;
+    const seal = (value: string, column: SecretColumn) =>
+      this.secrets ? this.secrets.sealSigningSecret(accountId, value, column) : value;
+    const replaced = this.secrets
+      ? this.secrets.openSigningSecret(accountId, account.signingSecret)
+      : account.signingSecret;
+    const previousValidUntil = replaced !== null && graceMs > 0 ? new Date(now.getTime() + graceMs) : null;
+    await this.db.transaction((m) =>
+      m.update(
+        AccountEntity,
+        { id: accountId },
+        {
+          signingSecret: seal(secret, 'signing_secret'),
+          previousSigningSecret: previousValidUntil ? seal(replaced!, 'previous_signing_secret') : null,
+          previousSigningSecretUntil: previousValidUntil,
+        },
+      ),
+    );
+    return { secret, previousValidUntil };
   }
 
   async show(accountId: number): Promise<AccountSummary> {

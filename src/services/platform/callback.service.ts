@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { CallbackRepository } from '../../storage/callback.repository';
 import { Database } from '../../storage/database';
@@ -9,6 +8,7 @@ import { attemptsToSpan, BackoffPolicy, backoffDelayMs } from '../../jobs/backof
 import { JobKinds } from '../../jobs/job-kinds';
 import { JobQueue } from '../../jobs/job-queue';
 import { timeOrderedUuid } from './time-ordered-id';
+import type { SecretColumn } from '../../storage/secret.repository';
 import type { SecretVault } from './secret-vault';
 
 export interface CallbackServiceOptions {
@@ -22,6 +22,8 @@ export interface CallbackServiceOptions {
   random?: () => number;
   /** Opens signing secrets stored encrypted under SECRETS_KEY. */
   secrets?: SecretVault;
+  /** The clock of attempts (signature timestamps, the end of a replaced secret's grace). */
+  now?: () => Date;
 }
 
 export interface ScheduleCallbackInput {
@@ -44,19 +46,16 @@ export interface CallbackAttempt {
   delivery: CallbackDeliveryEntity;
   /** The account's signing secret, or null when it has none (the callback goes unsigned). */
   secret: string | null;
+  /** The secret it replaced, while that one's grace period lasts (it signs too); else null. */
+  previousSecret: string | null;
+  /** When this attempt is made: the Standard Webhooks timestamp. */
+  attemptedAt: Date;
 }
 
 export const MAX_CALLBACK_URL_LENGTH = 2048;
 export const DEFAULT_CALLBACK_RETRY: BackoffPolicy = { baseMs: 60_000, capMs: 3 * 3_600_000 };
 const MAX_EVENT_LENGTH = 100;
 const MAX_ERROR_LENGTH = 1000;
-
-/** The signature header value: lowercase hex sha256 over the secret followed by the raw body. */
-export function callbackSignature(secret: string, body: string): string {
-  return createHash('sha256')
-    .update(secret + body, 'utf8')
-    .digest('hex');
-}
 
 /**
  * Signed HTTP callbacks with a delivery log. A callback is scheduled in the caller's transaction
@@ -68,6 +67,7 @@ export class CallbackService {
   readonly maxAttempts: number;
   private readonly retry: BackoffPolicy;
   private readonly random: () => number;
+  private readonly now: () => Date;
   private readonly deliveries: CallbackRepository;
 
   constructor(
@@ -78,6 +78,7 @@ export class CallbackService {
     this.deliveries = new CallbackRepository(db);
     this.retry = options.retry ?? DEFAULT_CALLBACK_RETRY;
     this.random = options.random ?? Math.random;
+    this.now = options.now ?? (() => new Date());
     this.maxAttempts = attemptsToSpan(this.retry, options.retryWindowMs);
   }
 
@@ -181,11 +182,19 @@ export class CallbackService {
     const delivery = await this.deliveries.get(deliveryId);
     // Delivered already: an earlier run got through but its job was not marked done (at least once).
     if (!delivery || delivery.status === 'delivered') return null;
-    const stored = await this.deliveries.storedSigningSecret(delivery.accountId);
-    const secret = this.options.secrets
-      ? this.options.secrets.openSigningSecret(delivery.accountId, stored)
-      : stored;
-    return { delivery, secret };
+    const stored = await this.deliveries.storedSigningSecrets(delivery.accountId);
+    const open = (value: string | null, column: SecretColumn) =>
+      this.options.secrets
+        ? this.options.secrets.openSigningSecret(delivery.accountId, value, column)
+        : value;
+    const attemptedAt = this.now();
+    const inGrace = stored.previousUntil !== null && stored.previousUntil.getTime() > attemptedAt.getTime();
+    return {
+      delivery,
+      secret: open(stored.current, 'signing_secret'),
+      previousSecret: inGrace ? open(stored.previous, 'previous_signing_secret') : null,
+      attemptedAt,
+    };
   }
 
   async recordDelivered(deliveryId: string, statusCode: number): Promise<void> {

@@ -1,7 +1,12 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { Database } from '../../storage/database';
 import { StartupError } from '../../storage/migrator';
-import { SecretRepository, type StoredSecretRow } from '../../storage/secret.repository';
+import {
+  SECRET_COLUMNS,
+  SecretRepository,
+  type SecretColumn,
+  type StoredSecretRow,
+} from '../../storage/secret.repository';
 
 /**
  * Secrets the service must read back (the callback signing secret: signing needs it) are stored
@@ -74,7 +79,7 @@ export function decryptSecret(key: Buffer, stored: string, context: string): str
 type SecretRow = StoredSecretRow;
 
 export interface VaultReport {
-  /** Accounts whose signing secret is stored encrypted (after this call). */
+  /** Stored signing secrets (current and previous ones) kept encrypted (after this call). */
   encrypted: number;
   /** Plaintext secrets this call encrypted. */
   migrated: number;
@@ -97,14 +102,19 @@ export class SecretVault {
     return this.key ? keyIdOf(this.key) : null;
   }
 
-  sealSigningSecret(accountId: number, secret: string): string {
-    return this.key ? encryptSecret(this.key, secret, contextOf(accountId)) : secret;
+  /** `column` names the secret (current or previous): each is sealed to its own place. */
+  sealSigningSecret(accountId: number, secret: string, column: SecretColumn = 'signing_secret'): string {
+    return this.key ? encryptSecret(this.key, secret, contextOf(accountId, column)) : secret;
   }
 
-  openSigningSecret(accountId: number, stored: string | null): string | null {
+  openSigningSecret(
+    accountId: number,
+    stored: string | null,
+    column: SecretColumn = 'signing_secret',
+  ): string | null {
     if (stored === null || !isEncrypted(stored)) return stored;
     if (!this.key) throw missingKey(1);
-    return decryptSecret(this.key, stored, contextOf(accountId));
+    return decryptSecret(this.key, stored, contextOf(accountId, column));
   }
 
   /**
@@ -114,41 +124,53 @@ export class SecretVault {
    */
   async prepare(): Promise<VaultReport> {
     const rows = await this.rows();
-    const encrypted = rows.filter((r) => isEncrypted(r.signing_secret));
-    const plaintext = rows.filter((r) => !isEncrypted(r.signing_secret));
+    const stored = rows.flatMap((row) =>
+      SECRET_COLUMNS.filter((c) => row[c] !== null).map((c) => ({ row, c })),
+    );
+    const encrypted = stored.filter(({ row, c }) => isEncrypted(row[c]!));
+    const plaintext = stored.length - encrypted.length;
     if (encrypted.length > 0 && !this.key) throw missingKey(encrypted.length);
-    for (const row of encrypted) this.openSigningSecret(row.id, row.signing_secret);
-    if (!this.key) return { encrypted: 0, migrated: 0, plaintext: plaintext.length };
+    for (const { row, c } of encrypted) this.openSigningSecret(row.id, row[c], c);
+    if (!this.key) return { encrypted: 0, migrated: 0, plaintext };
     let migrated = 0;
-    for (const row of plaintext) {
-      migrated += await this.replace(row, this.sealSigningSecret(row.id, row.signing_secret));
+    for (const row of rows) {
+      const open = SECRET_COLUMNS.filter((c) => row[c] !== null && !isEncrypted(row[c]!));
+      if (open.length === 0) continue;
+      if ((await this.secrets.replaceSigningSecret(row, this.resealed(row, this))) > 0)
+        migrated += open.length;
     }
-    return { encrypted: encrypted.length + plaintext.length, migrated, plaintext: 0 };
+    return { encrypted: stored.length, migrated, plaintext: 0 };
   }
 
   /** Re-encrypts every signing secret under `newKey` (plaintext ones too), in one transaction. */
   async rotate(newKey: Buffer): Promise<{ rotated: number; keyId: string }> {
     const rows = await this.rows();
     const next = new SecretVault(this.db, newKey);
-    const sealed = rows.map((row) => ({
-      row,
-      value: next.sealSigningSecret(row.id, this.openSigningSecret(row.id, row.signing_secret)!),
-    }));
+    const sealed = rows.map((row) => ({ row, values: this.resealed(row, next) }));
     await this.secrets.replaceSigningSecrets(sealed);
     return { rotated: sealed.length, keyId: keyIdOf(newKey) };
+  }
+
+  /** `row`'s secrets opened with this vault's key and sealed with `target`'s. */
+  private resealed(row: SecretRow, target: SecretVault): Omit<SecretRow, 'id'> {
+    const reseal = (c: SecretColumn): string | null => {
+      const open = this.openSigningSecret(row.id, row[c], c);
+      return open === null ? null : target.sealSigningSecret(row.id, open, c);
+    };
+    return {
+      signing_secret: reseal('signing_secret'),
+      previous_signing_secret: reseal('previous_signing_secret'),
+    };
   }
 
   private async rows(): Promise<SecretRow[]> {
     return this.secrets.signingSecrets();
   }
-
-  private async replace(row: SecretRow, value: string): Promise<number> {
-    return this.secrets.replaceSigningSecret(row, value);
-  }
 }
 
-function contextOf(accountId: number): string {
-  return `account:${accountId}:signing_secret`;
+/** The AEAD context: a sealed value opens only on its own account and column. */
+function contextOf(accountId: number, column: SecretColumn): string {
+  return `account:${accountId}:${column}`;
 }
 
 function missingKey(count: number): SecretKeyError {

@@ -28,6 +28,16 @@ export class AccountEntity {
   @Column({ name: 'signing_secret', type: 'varchar', length: 255, nullable: true })
   signingSecret: string | null;
 
+  /**
+   * The secret `signingSecret` replaced, still signing callbacks (a second Standard Webhooks
+   * signature) until `previousSigningSecretUntil`, so receivers can switch without losing deliveries.
+   */
+  @Column({ name: 'previous_signing_secret', type: 'varchar', length: 255, nullable: true })
+  previousSigningSecret: string | null;
+
+  @TimeColumn({ name: 'previous_signing_secret_until', nullable: true })
+  previousSigningSecretUntil: Date | null;
+
   /** True for the built-in account behind DEMO_API_KEY. */
   @Column({ name: 'is_demo', type: 'boolean', default: false })
   isDemo: boolean;

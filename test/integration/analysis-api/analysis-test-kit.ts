@@ -58,7 +58,7 @@ export async function startAnalysisKit(settings: Record<string, string> = {}): P
     get,
     getPatiently: (path, key) => untilNotRateLimited(service, () => get(path, key), 8),
     async receiverFor(accountId) {
-      const secret = await service.running.services.accounts.createSigningSecret(accountId);
+      const secret = (await service.running.services.accounts.createSigningSecret(accountId)).secret;
       const receiver = await startCallbackReceiver({ secret });
       receivers.push(receiver);
       return receiver;

@@ -17,7 +17,7 @@ describe('callback delivery log and redelivery over GraphQL', () => {
   beforeAll(async () => {
     service = await startTestService({ JOB_POLL_INTERVAL_MS: '50' });
     account = await service.createAccount({ plan: 'small' });
-    const secret = await service.running.services.accounts.createSigningSecret(account.accountId);
+    const { secret } = await service.running.services.accounts.createSigningSecret(account.accountId);
     receiver = await startCallbackReceiver({ secret });
   });
   afterAll(async () => {

@@ -518,7 +518,7 @@ describe('/v2/lists', () => {
 
   it('Insufficient when nothing matches; callback and listReady subscription carry the result', async () => {
     const { apiKey, accountId: id } = await kit.service.createAccount({ plan: 'business', credits: 10 });
-    const secret = await kit.service.running.services.accounts.createSigningSecret(id);
+    const secret = (await kit.service.running.services.accounts.createSigningSecret(id)).secret;
     const receiver = await startCallbackReceiver({ secret });
     try {
       const empty = await kit.make(apiKey, {

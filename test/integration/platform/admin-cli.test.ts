@@ -115,8 +115,17 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
     });
     expect((await balance(second.apiKey)).status).toBe(403);
 
-    const { signingSecret } = await json('secret:create', '--account', String(accountId));
-    expect(signingSecret).toMatch(/^[0-9a-f]{64}$/);
+    const first = await json('secret:create', '--account', String(accountId));
+    expect(first.signingSecret).toMatch(/^[0-9a-f]{64}$/);
+    // The form Standard Webhooks verifiers take: whsec_ + base64 of the secret's UTF-8 bytes.
+    expect(first.standardWebhooksSecret).toBe(`whsec_${Buffer.from(first.signingSecret).toString('base64')}`);
+    expect(first.previousSecretValidUntil).toBeNull();
+    const before = Date.now();
+    const rotated = await json('secret:create', '--account', String(accountId), '--grace-hours', '2');
+    expect(rotated.signingSecret).not.toBe(first.signingSecret);
+    const until = Date.parse(rotated.previousSecretValidUntil);
+    expect(until).toBeGreaterThanOrEqual(before + 2 * 3_600_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 2 * 3_600_000);
 
     const shown = await cli('account:show', '--account', String(accountId), '--json');
     expect(shown.code).toBe(0);
@@ -134,7 +143,8 @@ describe('admin command line (node dist/src/admin/cli.js)', () => {
     // Secrets are shown once, at creation, never again.
     expect(shown.stdout).not.toContain(apiKey);
     expect(shown.stdout).not.toContain(second.apiKey);
-    expect(shown.stdout).not.toContain(signingSecret);
+    expect(shown.stdout).not.toContain(first.signingSecret);
+    expect(shown.stdout).not.toContain(rotated.signingSecret);
   }, 120_000); // eight CLI processes, each opening the database
 
   it.each([

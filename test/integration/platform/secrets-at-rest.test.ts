@@ -65,6 +65,18 @@ describe('signing secrets encrypted at rest', () => {
     return (await callbacks.startAttempt(delivery.id))!.secret;
   };
 
+  /** The secrets the worker signs with, the replaced one too while its grace period lasts. */
+  const secretsForDelivery = async (service: RunningService): Promise<(string | null)[]> => {
+    const { callbacks, db } = service.services;
+    const delivery = await db.transaction((m) =>
+      callbacks.schedule(m, { accountId, url: 'http://127.0.0.1:9/hook', event: 'test.event', payload: {} }),
+    );
+    const attempt = (await callbacks.startAttempt(delivery.id))!;
+    return [attempt.secret, attempt.previousSecret];
+  };
+
+  let replaced: string;
+
   const admin = async (env: Record<string, string>, ...args: string[]) => {
     try {
       const { stdout, stderr } = await run(process.execPath, [distEntry('src/admin/cli.js'), ...args], {
@@ -88,7 +100,7 @@ describe('signing secrets encrypted at rest', () => {
         credits: 0,
       });
       accountId = created.accountId;
-      secret = await service.services.accounts.createSigningSecret(accountId);
+      secret = (await service.services.accounts.createSigningSecret(accountId)).secret;
       expect(await storedSecret(service)).toBe(secret);
       expect(await secretForDelivery(service)).toBe(secret);
     } finally {
@@ -103,10 +115,17 @@ describe('signing secrets encrypted at rest', () => {
       expect(stored).toMatch(/^enc:v1:[0-9a-f]{8}:/);
       expect(stored).not.toContain(secret);
       expect(await secretForDelivery(service)).toBe(secret);
-      // A new secret is sealed as it is written.
-      secret = await service.services.accounts.createSigningSecret(accountId);
+      // A new secret is sealed as it is written, and so is the one it replaces (signing during its grace).
+      replaced = secret;
+      secret = (await service.services.accounts.createSigningSecret(accountId, 3_600_000)).secret;
       expect(await storedSecret(service)).not.toContain(secret);
-      expect(await secretForDelivery(service)).toBe(secret);
+      const [row] = await service.services.db.query<{ previous_signing_secret: string }[]>(
+        'SELECT previous_signing_secret FROM accounts WHERE id = ?',
+        [accountId],
+      );
+      expect(row.previous_signing_secret).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+      expect(row.previous_signing_secret).not.toContain(replaced);
+      expect(await secretsForDelivery(service)).toEqual([secret, replaced]);
     } finally {
       await service.stop();
     }
@@ -120,8 +139,9 @@ describe('signing secrets encrypted at rest', () => {
       cleanEnv({ DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
     );
     expect((await proc.exited).code).toBe(1);
+    // The current secret and the one it replaced (still in its grace period).
     expect(proc.stderr()).toMatch(
-      /1 callback signing secret\(s\) are stored encrypted but SECRETS_KEY is not set/,
+      /2 callback signing secret\(s\) are stored encrypted but SECRETS_KEY is not set/,
     );
 
     const wrong = start({ SECRETS_KEY: KEY_2 });
@@ -150,7 +170,8 @@ describe('signing secrets encrypted at rest', () => {
     const service = await start({ SECRETS_KEY: KEY_2 });
     try {
       expect(await storedSecret(service)).toContain(`enc:v1:${keyIdOf(Buffer.from(KEY_2, 'hex'))}:`);
-      expect(await secretForDelivery(service)).toBe(secret);
+      // The replaced secret, still in its grace period, was re-encrypted with the current one.
+      expect(await secretsForDelivery(service)).toEqual([secret, replaced]);
     } finally {
       await service.stop();
     }
