@@ -21,6 +21,8 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** ALLOW_PRIVATE_TARGETS. */
   allowPrivateTargets?: boolean;
+  /** ALLOWED_PRIVATE_RANGES: private ranges allowed while the others stay refused. */
+  allowedPrivateRanges?: readonly string[];
   /** Name resolution for connections (tests map names to loopback); the system resolver by default. */
   lookup?: HostLookup;
   /** Verify TLS certificates; off by default since a broken certificate does not stop an analysis. */
@@ -107,6 +109,7 @@ export class HttpClient {
     this.hostSlots = options.hostSlots;
     this.agent = createGuardedAgent({
       allowPrivateTargets: options.allowPrivateTargets,
+      allowedPrivateRanges: options.allowedPrivateRanges,
       lookup: options.lookup,
       connectTimeoutMs: options.connectTimeoutMs ?? HTTP_CLIENT_DEFAULTS.connectTimeoutMs,
       responseTimeoutMs: this.timeoutMs,

@@ -150,6 +150,7 @@ export function fetchOptionsOf(config: Config): FetchPageOptions {
     maxStylesheets: config.FETCH_MAX_STYLESHEETS,
     rejectUnauthorized: config.FETCH_TLS_VERIFY,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     dnsServers: config.DNS_SERVERS,
     dnsTimeoutMs: config.DNS_TIMEOUT_MS,
     // Connections resolve names through DNS_SERVERS too (the system resolver when unset).
@@ -201,6 +202,7 @@ export async function buildServices(
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
     secrets,
   });
@@ -228,6 +230,7 @@ export async function buildServices(
     userAgent: config.FETCH_USER_AGENT,
     ignoreHttpsErrors: !config.FETCH_TLS_VERIFY,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
   });
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
@@ -275,6 +278,7 @@ export async function buildServices(
     storedSites,
     {
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
       lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
     },
   );
