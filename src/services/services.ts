@@ -13,7 +13,7 @@ import { loadPlanCatalog } from '../plans/plans-file';
 import type { SharedRedis } from '../redis/redis-connection';
 import { announceEnqueues } from '../redis/redis-job-wakeups';
 import { RedisHostBackoff } from '../redis/redis-host-backoff';
-import { MemoryHostBackoff } from '../fetch/host-backoff';
+import { DatabaseHostBackoff } from './analysis/database-host-backoff';
 import { MemoryHostSlots } from '../fetch/host-slots';
 import { RedisHostSlots } from '../redis/redis-host-slots';
 import { PageValidatorStore } from './analysis/page-validators';
@@ -242,6 +242,8 @@ export async function buildServices(
     ? new BoundedSiteEmailVerifier((email) => emailVerifier.verify(email))
     : undefined;
   const pageSamples = new PageSampleStore(db, config.PAGE_SAMPLES_MAX);
+  // Without Redis the database carries it, so worker processes on one database share it.
+  const hostBackoff = redis ? new RedisHostBackoff(redis) : new DatabaseHostBackoff(db);
   const analyzer = new SiteAnalyzer(
     engines,
     siteIndex,
@@ -251,7 +253,7 @@ export async function buildServices(
       maxPages: config.CRAWL_MAX_PAGES,
       concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
       deadlineMs: config.CRAWL_DEADLINE_MS,
-      hostBackoff: redis ? new RedisHostBackoff(redis) : new MemoryHostBackoff(),
+      hostBackoff,
       hostSlots:
         config.HOST_CONCURRENCY === 0
           ? undefined
@@ -346,6 +348,7 @@ export async function buildServices(
     freshness: new FreshnessService(db, queue, {
       recrawlAfterDays: config.RECRAWL_AFTER_DAYS,
       perRun: config.RECRAWL_PER_MINUTE,
+      hostBackoff,
     }),
     metrics,
     figures: new OperationalFiguresService(db),

@@ -189,6 +189,16 @@ export class SiteAnalyzer {
     };
   }
 
+  /**
+   * Until when (epoch ms) the host of `url` asked every worker to wait (429/503 Retry-After); 0 when
+   * it may be asked. A background job checks this before crawling, to wait instead of failing.
+   */
+  async hostBlockedUntil(url: string): Promise<number> {
+    const store = this.crawlSettings.hostBackoff;
+    if (!store || !URL.canParse(url)) return 0;
+    return store.blockedUntil(new URL(url).host);
+  }
+
   /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
   private politeness(engine: DetectionEngine): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
     const memory = this.crawlSettings.pageValidators;
