@@ -187,6 +187,9 @@ const schema = z.object({
   CRAWL_CONCURRENCY_PER_HOST: int(2, 1, 16),
   // Requests in flight per host across every crawl of the process (of every worker with REDIS_URL); 0: no bound.
   HOST_CONCURRENCY: int(4, 0, 256),
+  // Requests per host in any one-second window (of every worker with REDIS_URL, per process
+  // otherwise); 0: no bound. A small site's few requests go at once; a larger crawl is held to it.
+  HOST_REQUESTS_PER_SECOND: int(10, 0, 1000),
   CRAWL_DEADLINE_MS: int(90_000, 1000, 600_000),
   // Browser rendering (issue 13): js/xhr/live-DOM fingerprints through Debian's headless Chromium.
   RENDER: z.enum(['off', 'auto', 'always']).default('auto'),

@@ -13,6 +13,8 @@ import { loadPlanCatalog } from '../plans/plans-file';
 import type { SharedRedis } from '../redis/redis-connection';
 import { announceEnqueues } from '../redis/redis-job-wakeups';
 import { RedisHostBackoff } from '../redis/redis-host-backoff';
+import { RedisHostPacer } from '../redis/redis-host-pacer';
+import { MemoryHostPacer } from '../fetch/host-pacing';
 import { DatabaseHostBackoff } from './analysis/database-host-backoff';
 import { MemoryHostSlots } from '../fetch/host-slots';
 import { RedisHostSlots } from '../redis/redis-host-slots';
@@ -261,6 +263,12 @@ export async function buildServices(
             ? // A lease outlives one request's budget (a hop holds its slot at most that long).
               new RedisHostSlots(redis, config.HOST_CONCURRENCY, config.FETCH_TIMEOUT_MS + 10_000)
             : new MemoryHostSlots(config.HOST_CONCURRENCY),
+      hostPacer:
+        config.HOST_REQUESTS_PER_SECOND === 0
+          ? undefined
+          : redis
+            ? new RedisHostPacer(redis, config.HOST_REQUESTS_PER_SECOND)
+            : new MemoryHostPacer(config.HOST_REQUESTS_PER_SECOND),
       pageValidators: new PageValidatorStore(db),
       pageSamples,
     },

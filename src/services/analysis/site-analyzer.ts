@@ -1,5 +1,6 @@
 import type { HostBackoffStore } from '../../fetch/host-backoff';
 import type { HostSlots } from '../../fetch/host-slots';
+import type { HostPacer } from '../../fetch/host-pacing';
 import { DetectionEngine, DetectionResult, mergeResults } from '../../detection';
 import { EventBus, TOPICS } from '../../platform/event-bus';
 import {
@@ -72,6 +73,8 @@ export interface CrawlSettings {
   hostBackoff?: HostBackoffStore;
   /** Requests in flight per host across crawls (HOST_CONCURRENCY; across workers with REDIS_URL). */
   hostSlots?: HostSlots;
+  /** Requests per second per host across crawls (HOST_REQUESTS_PER_SECOND; across workers with REDIS_URL). */
+  hostPacer?: HostPacer;
   /** Validators of earlier downloads: re-analyses ask conditionally and reuse a 304 page's result. */
   pageValidators?: PageValidatorStore;
   /** Where the site's front page is sampled after each successful analysis (PAGE_SAMPLES_MAX). */
@@ -200,10 +203,13 @@ export class SiteAnalyzer {
   }
 
   /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
-  private politeness(engine: DetectionEngine): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
+  private politeness(
+    engine: DetectionEngine,
+  ): Pick<FetchPageOptions, 'hostSlots' | 'hostPacer' | 'pageMemory'> {
     const memory = this.crawlSettings.pageValidators;
     return {
       hostSlots: this.crawlSettings.hostSlots,
+      hostPacer: this.crawlSettings.hostPacer,
       pageMemory: memory && sameFingerprints(memory, engine.version),
     };
   }
