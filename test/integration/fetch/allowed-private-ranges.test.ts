@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { createGuardedAgent, fetchPage, isTargetRefusal } from '../../../src/fetch';
 import { assertFetchableUrl, isRefusedAddress } from '../../../src/fetch/private-address-guard';
 import { ConfigError, loadConfig } from '../../../src/platform/config';
+import { GuardProxy } from '../../../src/fetch/browser/guard-proxy';
 
 /**
  * ALLOWED_PRIVATE_RANGES: the given private ranges are reachable while every other private,
@@ -145,6 +146,31 @@ describe('ALLOWED_PRIVATE_RANGES', () => {
       await ok.body.dump();
     } finally {
       await agent.close();
+    }
+  });
+
+  it("applies to the browser's proxy: a page on 127.x is served, a request to 10.x refused", async () => {
+    const proxy = new GuardProxy({
+      ...loopbackOnly,
+      lookup: async (name) => [name === 'shop.web.test' ? '127.0.0.1' : '10.0.0.1'],
+    });
+    const proxyUrl = new URL(await proxy.start());
+    const viaProxy = (target: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: proxyUrl.hostname, port: proxyUrl.port, path: target }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const port = new URL(v4.base).port;
+      expect(await viaProxy(`http://shop.web.test:${port}/`)).toBe(200);
+      expect(await viaProxy(`http://intranet.web.test:${port}/`)).toBe(403);
+      expect(await viaProxy(`${v6.base}/`)).toBe(403);
+    } finally {
+      await proxy.close();
     }
   });
 
