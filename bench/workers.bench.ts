@@ -93,6 +93,8 @@ async function measure(databaseUrl: string, workers: number, sites: BenchSite[])
     ENRICH_VERIFY_EMAILS: 'false',
     RECRAWL_AFTER_DAYS: '0',
     TRAFFIC_RANK_REFRESH_MINUTES: '0',
+    // Job throughput on a few local hosts, comparable with earlier runs: not paced per host.
+    HOST_REQUESTS_PER_SECOND: '0',
   };
   // The first worker migrates the fresh database; the second starts once it has.
   const processes: BenchProcess[] = [];

@@ -2,11 +2,15 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
-import { describeRefusal, HostLookup, isPrivateAddress, systemLookup } from './private-address-guard';
+import {
+  describeRefusal,
+  HostLookup,
+  isRefusedAddress,
+  PrivateTargetPolicy,
+  systemLookup,
+} from './private-address-guard';
 
-export interface GuardedAgentOptions {
-  /** Allow private, loopback and metadata targets (ALLOW_PRIVATE_TARGETS): tests and local use only. */
-  allowPrivateTargets?: boolean;
+export interface GuardedAgentOptions extends PrivateTargetPolicy {
   /** Name resolution for connections; the system resolver by default (tests map names to loopback). */
   lookup?: HostLookup;
   /** TCP + TLS handshake timeout. */
@@ -45,7 +49,10 @@ type LookupCallback = (
  * here (callers follow them by hand), so every hop goes through this same check.
  */
 export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
-  const allowPrivate = options.allowPrivateTargets === true;
+  const policy: PrivateTargetPolicy = {
+    allowPrivateTargets: options.allowPrivateTargets,
+    allowedPrivateRanges: options.allowedPrivateRanges,
+  };
   const hostLookup = options.lookup ?? systemLookup;
   const connectTimeout = options.connectTimeoutMs ?? GUARDED_AGENT_DEFAULTS.connectTimeoutMs;
   const responseTimeout = options.responseTimeoutMs ?? GUARDED_AGENT_DEFAULTS.responseTimeoutMs;
@@ -55,7 +62,7 @@ export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
       (resolved) => {
         const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : 0;
         const addresses = resolved.filter((address) => wanted === 0 || isIP(address) === wanted);
-        const refused = allowPrivate ? undefined : addresses.find(isPrivateAddress);
+        const refused = addresses.find((address) => isRefusedAddress(address, policy));
         if (refused !== undefined) return callback(refusal(hostname, refused), '');
         if (addresses.length === 0) return callback(notFound(hostname), '');
         if (lookupOptions.all) {
@@ -78,7 +85,7 @@ export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
 
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
-    if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
+    if (isIP(host) !== 0 && isRefusedAddress(host, policy)) {
       callback(refusal(host, host), null);
       return;
     }

@@ -5,6 +5,7 @@ import { ACCEPT_ENCODING, readBody, UnsupportedEncodingError } from './body-read
 import { FetchError } from './fetch-error';
 import { createGuardedAgent, isTargetRefusal } from './guarded-agent';
 import type { HostSlots } from './host-slots';
+import type { HostPacer } from './host-pacing';
 import { HostLookup, parseOutboundUrl } from './private-address-guard';
 import { certificateFacts, CertificateFacts } from './tls-certificate';
 
@@ -21,6 +22,8 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** ALLOW_PRIVATE_TARGETS. */
   allowPrivateTargets?: boolean;
+  /** ALLOWED_PRIVATE_RANGES: private ranges allowed while the others stay refused. */
+  allowedPrivateRanges?: readonly string[];
   /** Name resolution for connections (tests map names to loopback); the system resolver by default. */
   lookup?: HostLookup;
   /** Verify TLS certificates; off by default since a broken certificate does not stop an analysis. */
@@ -29,6 +32,8 @@ export interface HttpClientOptions {
   connectionsPerHost?: number;
   /** Requests in flight per host shared with other clients (HOST_CONCURRENCY); unbounded when absent. */
   hostSlots?: HostSlots;
+  /** Requests per second per host shared with other clients (HOST_REQUESTS_PER_SECOND); unbounded when absent. */
+  hostPacer?: HostPacer;
 }
 
 export const HTTP_CLIENT_DEFAULTS = {
@@ -98,6 +103,7 @@ export class HttpClient {
   private readonly maxRedirects: number;
   private readonly maxBodyBytes: number;
   private readonly hostSlots?: HostSlots;
+  private readonly hostPacer?: HostPacer;
 
   constructor(options: HttpClientOptions = {}) {
     this.userAgent = options.userAgent ?? HTTP_CLIENT_DEFAULTS.userAgent;
@@ -105,8 +111,10 @@ export class HttpClient {
     this.maxRedirects = options.maxRedirects ?? HTTP_CLIENT_DEFAULTS.maxRedirects;
     this.maxBodyBytes = options.maxBodyBytes ?? HTTP_CLIENT_DEFAULTS.maxBodyBytes;
     this.hostSlots = options.hostSlots;
+    this.hostPacer = options.hostPacer;
     this.agent = createGuardedAgent({
       allowPrivateTargets: options.allowPrivateTargets,
+      allowedPrivateRanges: options.allowedPrivateRanges,
       lookup: options.lookup,
       connectTimeoutMs: options.connectTimeoutMs ?? HTTP_CLIENT_DEFAULTS.connectTimeoutMs,
       responseTimeoutMs: this.timeoutMs,
@@ -165,6 +173,9 @@ export class HttpClient {
       // One slot of the host (name and port) for the hop, body included (released on every way out of the hop).
       const release = await this.hostSlots?.acquire(new URL(current).host, signal);
       try {
+        // Paced while holding the slot: the moment reserved is the moment the request is sent, so
+        // requests waiting for a slot cannot bunch up once they get one.
+        await this.hostPacer?.wait(new URL(current).host, signal);
         const cookie = await this.cookieJar.getCookieString(current);
         const response = await request(current, {
           dispatcher: this.agent,

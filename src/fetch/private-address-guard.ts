@@ -1,6 +1,7 @@
 import { BlockList, isIP, isIPv6 } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns';
 import { TargetForbiddenError, ValidationError } from '../errors';
+import { allowedRanges } from './private-ranges';
 
 /**
  * Ranges no outbound request of the service may reach unless the operator allows private targets:
@@ -62,6 +63,43 @@ export function isPrivateAddress(address: string): boolean {
   return embedded !== undefined && blockList.check(embedded, 'ipv4');
 }
 
+/** Which private targets an outbound request may reach: all (ALLOW_PRIVATE_TARGETS), some, or none. */
+export interface PrivateTargetPolicy {
+  /** Allow private, loopback and metadata targets (ALLOW_PRIVATE_TARGETS): tests and local use only. */
+  allowPrivateTargets?: boolean;
+  /**
+   * ALLOWED_PRIVATE_RANGES: CIDR ranges allowed although private (e.g. 127.0.0.0/8 for a local test
+   * web); every other private, loopback or link-local range stays refused.
+   */
+  allowedPrivateRanges?: readonly string[];
+}
+
+/** Each list's matcher, built once (the configuration's list lives as long as the process). */
+const matchers = new WeakMap<readonly string[], BlockList | undefined>();
+
+/** True when the policy refuses a connection to this address. */
+export function isRefusedAddress(address: string, policy: PrivateTargetPolicy = {}): boolean {
+  if (policy.allowPrivateTargets) return false;
+  if (!isPrivateAddress(address)) return false;
+  const ranges = policy.allowedPrivateRanges;
+  if (!ranges || ranges.length === 0) return true;
+  let allowed = matchers.get(ranges);
+  if (!matchers.has(ranges)) matchers.set(ranges, (allowed = allowedRanges(ranges)));
+  if (!allowed) return true;
+  const ip = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const family = isIP(ip);
+  if (family === 4) return !allowed.check(ip, 'ipv4');
+  if (allowed.check(ip, 'ipv6')) return false;
+  // NAT64 and 6to4 forms of an allowed IPv4 address are that address.
+  const embedded = embeddedIpv4(ip);
+  return embedded === undefined || !allowed.check(embedded, 'ipv4');
+}
+
+/** True when any private target may be reached (a pre-check can then skip the DNS lookup). */
+function allowsEveryTarget(policy: PrivateTargetPolicy): boolean {
+  return policy.allowPrivateTargets === true;
+}
+
 function embeddedIpv4(ipv6: string): string | undefined {
   const words = expandIpv6(ipv6);
   const [nat64, sixToFour] = IPV4_EMBEDDING_PREFIXES;
@@ -99,9 +137,7 @@ function expandIpv6(ip: string): number[] {
   return [...headWords, ...zeros, ...tailWords].map((word) => parseInt(word, 16));
 }
 
-export interface UrlGuardOptions {
-  /** Allow private, loopback and metadata targets (ALLOW_PRIVATE_TARGETS): tests and local use only. */
-  allowPrivateTargets?: boolean;
+export interface UrlGuardOptions extends PrivateTargetPolicy {
   /** Name resolution used for the pre-check; the system resolver by default. */
   lookup?: HostLookup;
 }
@@ -149,12 +185,12 @@ export async function assertPublicUrl(
   parameter = 'url',
 ): Promise<URL> {
   const parsed = parseOutboundUrl(url, parameter);
-  if (options.allowPrivateTargets) return parsed;
+  if (allowsEveryTarget(options)) return parsed;
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : await (options.lookup ?? systemLookup)(host).catch(() => []);
   if (addresses.length === 0)
     throw new TargetForbiddenError(`${parameter}: the host ${host} does not resolve`, parameter);
-  const refused = addresses.find(isPrivateAddress);
+  const refused = addresses.find((address) => isRefusedAddress(address, options));
   if (refused !== undefined) {
     throw new TargetForbiddenError(`${parameter}: ${describeRefusal(host, refused)}`, parameter);
   }
@@ -173,10 +209,10 @@ export async function assertFetchableUrl(
   options: UrlGuardOptions = {},
   parameter = 'url',
 ): Promise<void> {
-  if (options.allowPrivateTargets) return;
+  if (allowsEveryTarget(options)) return;
   const host = parseOutboundUrl(url, parameter).hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : await (options.lookup ?? systemLookup)(host).catch(() => []);
-  const refused = addresses.find(isPrivateAddress);
+  const refused = addresses.find((address) => isRefusedAddress(address, options));
   if (refused !== undefined) {
     throw new TargetForbiddenError(`${parameter}: ${describeRefusal(host, refused)}`, parameter);
   }
@@ -189,5 +225,5 @@ export function describeRefusal(host: string, address: string): string {
     host === address || `[${host}]` === shown
       ? `the address ${shown} is private, loopback, link-local or reserved`
       : `${host} resolves to ${shown}, a private, loopback, link-local or reserved address`;
-  return `${why} (ALLOW_PRIVATE_TARGETS=true allows such targets, for local development)`;
+  return `${why} (ALLOW_PRIVATE_TARGETS=true allows such targets, for local development; ALLOWED_PRIVATE_RANGES allows given ranges)`;
 }

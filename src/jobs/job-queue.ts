@@ -205,6 +205,27 @@ export class JobQueue {
   }
 
   /**
+   * Queues a leased job again for `runAt` without counting this attempt (DeferJobError: the
+   * target asked to wait). Returns false when the lease was lost.
+   */
+  defer(
+    job: Pick<JobEntity, 'id' | 'attempts'>,
+    owner: string,
+    runAt: Date,
+    reason: string,
+  ): Promise<boolean> {
+    return this.updateLeased(job.id, owner, {
+      status: 'queued',
+      attempts: Math.max(0, job.attempts - 1),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      lastError: reason.slice(0, MAX_ERROR_CHARS),
+      runAt,
+      updatedAt: new Date(),
+    });
+  }
+
+  /**
    * Hands leased jobs back without counting the attempt (graceful shutdown): they are queued again
    * at once for another worker. Returns how many were released.
    */

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { JobEntity } from '../storage/entities/job.entity';
 import { logger as rootLogger, Logger } from '../platform/logger';
 import { JobHandlerRegistry } from './job-handler-registry';
-import { PermanentJobError, RetryJobError } from './job-errors';
+import { DeferJobError, PermanentJobError, RetryJobError } from './job-errors';
 import { JobQueue } from './job-queue';
 
 export interface JobRunnerOptions {
@@ -213,6 +213,7 @@ export class JobRunner {
       });
     } catch (error) {
       if (signal.aborted) return; // released by stop() or lease lost: the job runs again elsewhere
+      if (error instanceof DeferJobError) return this.defer(job, error, log);
       await this.recordFailure(job, error, log);
       return;
     }
@@ -223,6 +224,16 @@ export class JobRunner {
       }
     } catch (error) {
       log.error({ err: error }, 'could not mark the job succeeded; it will run again when the lease expires');
+    }
+  }
+
+  private async defer(job: JobEntity, error: DeferJobError, log: Logger): Promise<void> {
+    try {
+      if (await this.queue.defer(job, this.owner, error.runAt, error.message))
+        log.info({ runAt: error.runAt.toISOString(), reason: error.message }, 'job deferred');
+      else log.warn('job deferred after its lease was lost');
+    } catch (deferError) {
+      log.error({ err: deferError }, 'could not defer the job; the lease will expire');
     }
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { loadPlanCatalog } from '../plans/plans-file';
 import { LOG_LEVELS } from './logger';
+import { parseCidr } from './cidr-range';
 
 /**
  * Every setting of the service, read once from the environment, validated, frozen.
@@ -90,6 +91,14 @@ const schema = z.object({
   // How long a client may take to send a request, headers and body (issue 34): 408 and closed after.
   REQUEST_TIMEOUT_MS: int(30_000, 100, 600_000),
   ALLOW_PRIVATE_TARGETS: bool(false),
+  // Private ranges (CIDR, comma-separated, e.g. 127.0.0.0/8) outbound requests may reach while
+  // every other private, loopback and link-local range stays refused: a local test web, an intranet.
+  ALLOWED_PRIVATE_RANGES: list.superRefine((ranges, ctx) => {
+    for (const range of ranges) {
+      const parsed = parseCidr(range);
+      if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+    }
+  }),
   DNS_SERVERS: list,
   DNS_TIMEOUT_MS: int(3000, 100, 30_000),
   EMBEDDED_WORKER: bool(true),
@@ -180,6 +189,9 @@ const schema = z.object({
   CRAWL_CONCURRENCY_PER_HOST: int(2, 1, 16),
   // Requests in flight per host across every crawl of the process (of every worker with REDIS_URL); 0: no bound.
   HOST_CONCURRENCY: int(4, 0, 256),
+  // Requests per host in any one-second window (of every worker with REDIS_URL, per process
+  // otherwise); 0: no bound. A small site's few requests go at once; a larger crawl is held to it.
+  HOST_REQUESTS_PER_SECOND: int(10, 0, 1000),
   CRAWL_DEADLINE_MS: int(90_000, 1000, 600_000),
   // Browser rendering (issue 13): js/xhr/live-DOM fingerprints through Debian's headless Chromium.
   RENDER: z.enum(['off', 'auto', 'always']).default('auto'),

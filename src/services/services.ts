@@ -13,7 +13,9 @@ import { loadPlanCatalog } from '../plans/plans-file';
 import type { SharedRedis } from '../redis/redis-connection';
 import { announceEnqueues } from '../redis/redis-job-wakeups';
 import { RedisHostBackoff } from '../redis/redis-host-backoff';
-import { MemoryHostBackoff } from '../fetch/host-backoff';
+import { RedisHostPacer } from '../redis/redis-host-pacer';
+import { MemoryHostPacer } from '../fetch/host-pacing';
+import { DatabaseHostBackoff } from './analysis/database-host-backoff';
 import { MemoryHostSlots } from '../fetch/host-slots';
 import { RedisHostSlots } from '../redis/redis-host-slots';
 import { PageValidatorStore } from './analysis/page-validators';
@@ -150,6 +152,7 @@ export function fetchOptionsOf(config: Config): FetchPageOptions {
     maxStylesheets: config.FETCH_MAX_STYLESHEETS,
     rejectUnauthorized: config.FETCH_TLS_VERIFY,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     dnsServers: config.DNS_SERVERS,
     dnsTimeoutMs: config.DNS_TIMEOUT_MS,
     // Connections resolve names through DNS_SERVERS too (the system resolver when unset).
@@ -201,6 +204,7 @@ export async function buildServices(
   const callbacks = new CallbackService(db, queue, {
     retryWindowMs: config.CALLBACK_RETRY_HOURS * 3_600_000,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
     secrets,
   });
@@ -228,6 +232,7 @@ export async function buildServices(
     userAgent: config.FETCH_USER_AGENT,
     ignoreHttpsErrors: !config.FETCH_TLS_VERIFY,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
   });
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
@@ -239,6 +244,8 @@ export async function buildServices(
     ? new BoundedSiteEmailVerifier((email) => emailVerifier.verify(email))
     : undefined;
   const pageSamples = new PageSampleStore(db, config.PAGE_SAMPLES_MAX);
+  // Without Redis the database carries it, so worker processes on one database share it.
+  const hostBackoff = redis ? new RedisHostBackoff(redis) : new DatabaseHostBackoff(db);
   const analyzer = new SiteAnalyzer(
     engines,
     siteIndex,
@@ -248,7 +255,7 @@ export async function buildServices(
       maxPages: config.CRAWL_MAX_PAGES,
       concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
       deadlineMs: config.CRAWL_DEADLINE_MS,
-      hostBackoff: redis ? new RedisHostBackoff(redis) : new MemoryHostBackoff(),
+      hostBackoff,
       hostSlots:
         config.HOST_CONCURRENCY === 0
           ? undefined
@@ -256,6 +263,12 @@ export async function buildServices(
             ? // A lease outlives one request's budget (a hop holds its slot at most that long).
               new RedisHostSlots(redis, config.HOST_CONCURRENCY, config.FETCH_TIMEOUT_MS + 10_000)
             : new MemoryHostSlots(config.HOST_CONCURRENCY),
+      hostPacer:
+        config.HOST_REQUESTS_PER_SECOND === 0
+          ? undefined
+          : redis
+            ? new RedisHostPacer(redis, config.HOST_REQUESTS_PER_SECOND)
+            : new MemoryHostPacer(config.HOST_REQUESTS_PER_SECOND),
       pageValidators: new PageValidatorStore(db),
       pageSamples,
     },
@@ -275,6 +288,7 @@ export async function buildServices(
     storedSites,
     {
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
       lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
     },
   );
@@ -342,6 +356,7 @@ export async function buildServices(
     freshness: new FreshnessService(db, queue, {
       recrawlAfterDays: config.RECRAWL_AFTER_DAYS,
       perRun: config.RECRAWL_PER_MINUTE,
+      hostBackoff,
     }),
     metrics,
     figures: new OperationalFiguresService(db),

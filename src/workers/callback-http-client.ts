@@ -18,6 +18,8 @@ export interface CallbackHttpClientOptions {
   timeoutMs: number;
   /** ALLOW_PRIVATE_TARGETS: tests and local development only. */
   allowPrivateTargets: boolean;
+  /** ALLOWED_PRIVATE_RANGES: private ranges a callback may reach while the others stay refused. */
+  allowedPrivateRanges?: readonly string[];
   lookup?: HostLookup;
 }
 
@@ -38,6 +40,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 export function createCallbackHttpClient(options: CallbackHttpClientOptions): CallbackHttpClient {
   const agent = createGuardedAgent({
     allowPrivateTargets: options.allowPrivateTargets,
+    allowedPrivateRanges: options.allowedPrivateRanges,
     lookup: options.lookup,
     connectTimeoutMs: options.timeoutMs,
     responseTimeoutMs: options.timeoutMs,

@@ -24,6 +24,7 @@ export function callbackHttpClientOptions(config: Config): CallbackHttpClientOpt
   return {
     timeoutMs: config.CALLBACK_TIMEOUT_MS,
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
   };
 }

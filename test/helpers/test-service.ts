@@ -68,6 +68,9 @@ export async function startTestService(settings: Record<string, string> = {}): P
     SHUTDOWN_GRACE_MS: '2000',
     // The browser is opted into by the tests about it (test/integration/browser), not started by all.
     RENDER: 'off',
+    // Crawls of the loopback test sites are not paced (test/integration/scale/host-pacing.test.ts
+    // covers the bound), so tests written before it take the time they took.
+    HOST_REQUESTS_PER_SECOND: '0',
     ...settings,
   });
   const running = await startService(config);

@@ -27,6 +27,7 @@ export interface BrowserSettings {
   userAgent?: string;
   ignoreHttpsErrors?: boolean;
   allowPrivateTargets?: boolean;
+  allowedPrivateRanges?: readonly string[];
   lookup?: HostLookup;
 }
 
@@ -217,6 +218,7 @@ export class BrowserPool {
   constructor(readonly settings: BrowserSettings) {
     this.proxy = new GuardProxy({
       allowPrivateTargets: settings.allowPrivateTargets,
+      allowedPrivateRanges: settings.allowedPrivateRanges,
       lookup: settings.lookup,
     });
   }

@@ -6,11 +6,16 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { connect as netConnect, isIP, type AddressInfo, type Socket } from 'node:net';
-import { describeRefusal, isPrivateAddress, systemLookup, type HostLookup } from '../private-address-guard';
+import {
+  describeRefusal,
+  isRefusedAddress,
+  systemLookup,
+  type HostLookup,
+  type PrivateTargetPolicy,
+} from '../private-address-guard';
 
-export interface GuardProxyOptions {
-  /** ALLOW_PRIVATE_TARGETS: let the browser reach private, loopback and link-local addresses. */
-  allowPrivateTargets?: boolean;
+/** ALLOW_PRIVATE_TARGETS / ALLOWED_PRIVATE_RANGES: which private addresses the browser may reach. */
+export interface GuardProxyOptions extends PrivateTargetPolicy {
   /** Name resolution (the same hook the fetcher takes); the system resolver by default. */
   lookup?: HostLookup;
   /** Called for every refused target (logs, tests). */
@@ -44,11 +49,14 @@ export class GuardProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private readonly lookup: HostLookup;
-  private readonly allowPrivate: boolean;
+  private readonly policy: PrivateTargetPolicy;
 
   constructor(private readonly options: GuardProxyOptions = {}) {
     this.lookup = options.lookup ?? systemLookup;
-    this.allowPrivate = options.allowPrivateTargets === true;
+    this.policy = {
+      allowPrivateTargets: options.allowPrivateTargets,
+      allowedPrivateRanges: options.allowedPrivateRanges,
+    };
   }
 
   /** Starts listening on an ephemeral loopback port; returns `http://127.0.0.1:PORT`. */
@@ -92,13 +100,11 @@ export class GuardProxy {
     const name = host.replace(/^\[|\]$/g, '');
     const addresses = isIP(name) ? [name] : await this.lookup(name).catch(() => [] as string[]);
     if (addresses.length === 0) throw new RefusedTarget(`${name} does not resolve`);
-    if (!this.allowPrivate) {
-      const refused = addresses.find(isPrivateAddress);
-      if (refused !== undefined) {
-        const reason = describeRefusal(name, refused);
-        this.options.onRefused?.(name, reason);
-        throw new RefusedTarget(reason);
-      }
+    const refused = addresses.find((address) => isRefusedAddress(address, this.policy));
+    if (refused !== undefined) {
+      const reason = describeRefusal(name, refused);
+      this.options.onRefused?.(name, reason);
+      throw new RefusedTarget(reason);
     }
     return addresses[0];
   }

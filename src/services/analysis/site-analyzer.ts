@@ -1,5 +1,6 @@
 import type { HostBackoffStore } from '../../fetch/host-backoff';
 import type { HostSlots } from '../../fetch/host-slots';
+import type { HostPacer } from '../../fetch/host-pacing';
 import { DetectionEngine, DetectionResult, mergeResults } from '../../detection';
 import { EventBus, TOPICS } from '../../platform/event-bus';
 import {
@@ -72,6 +73,8 @@ export interface CrawlSettings {
   hostBackoff?: HostBackoffStore;
   /** Requests in flight per host across crawls (HOST_CONCURRENCY; across workers with REDIS_URL). */
   hostSlots?: HostSlots;
+  /** Requests per second per host across crawls (HOST_REQUESTS_PER_SECOND; across workers with REDIS_URL). */
+  hostPacer?: HostPacer;
   /** Validators of earlier downloads: re-analyses ask conditionally and reuse a 304 page's result. */
   pageValidators?: PageValidatorStore;
   /** Where the site's front page is sampled after each successful analysis (PAGE_SAMPLES_MAX). */
@@ -140,15 +143,24 @@ export class SiteAnalyzer {
     const analysedAt = new Date();
     const engine = this.engines.current();
     const analysed: { page: FetchedPage; result: DetectionResult; isRoot: boolean }[] = [];
+    const politeness = this.politeness(engine);
+    // A start page that changed makes the rest of the crawl unconditional: the enrichment reads
+    // every page's body, and asking an unchanged page conditionally would then cost two requests.
+    let startChanged = false;
+    const memory = politeness.pageMemory;
     const crawl = await crawlSite(url, {
       ...this.fetchOptions,
-      ...this.politeness(engine),
+      ...politeness,
+      pageMemory: memory && {
+        recall: (pageUrl) => (startChanged ? Promise.resolve(undefined) : memory.recall(pageUrl)),
+      },
       signal: options.signal,
       maxPages: this.crawlSettings.maxPages,
       concurrencyPerHost: this.crawlSettings.concurrencyPerHost,
       deadlineMs: this.crawlSettings.deadlineMs,
       hostBackoff: this.crawlSettings.hostBackoff,
       onPage: (crawled) => {
+        if (crawled.depth === 0 && crawled.page && !crawled.page.notModified) startChanged = true;
         if (crawled.page)
           analysed.push({
             page: crawled.page,
@@ -189,11 +201,24 @@ export class SiteAnalyzer {
     };
   }
 
+  /**
+   * Until when (epoch ms) the host of `url` asked every worker to wait (429/503 Retry-After); 0 when
+   * it may be asked. A background job checks this before crawling, to wait instead of failing.
+   */
+  async hostBlockedUntil(url: string): Promise<number> {
+    const store = this.crawlSettings.hostBackoff;
+    if (!store || !URL.canParse(url)) return 0;
+    return store.blockedUntil(new URL(url).host);
+  }
+
   /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
-  private politeness(engine: DetectionEngine): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
+  private politeness(
+    engine: DetectionEngine,
+  ): Pick<FetchPageOptions, 'hostSlots' | 'hostPacer' | 'pageMemory'> {
     const memory = this.crawlSettings.pageValidators;
     return {
       hostSlots: this.crawlSettings.hostSlots,
+      hostPacer: this.crawlSettings.hostPacer,
       pageMemory: memory && sameFingerprints(memory, engine.version),
     };
   }
@@ -237,9 +262,10 @@ export class SiteAnalyzer {
     });
     await this.rememberPages(site.id, analysed, at);
     await this.samplePage(site.id, analysed, at);
-    // Pages that answered 304 have no body to read: the record is read from the downloaded ones,
-    // and when none was downloaded the previous record stays.
-    const downloaded = analysed.filter((a) => !a.page.notModified).map((a) => a.page);
+    // Pages that answered 304 have no body to read: when none was downloaded the previous record
+    // stays; when some were, the unchanged ones are downloaded too (a record read from the changed
+    // pages alone would replace the whole site's record with part of it).
+    const downloaded = await this.pagesToEnrich(analysed, options.signal);
     if (downloaded.length > 0)
       await this.enrich(
         siteUrl,
@@ -256,6 +282,34 @@ export class SiteAnalyzer {
       pages: pages.length,
     };
     this.events.publish(TOPICS.analysisCompleted, event);
+  }
+
+  /**
+   * The pages the enrichment reads: none when every page answered 304 (nothing changed), else every
+   * page with its body, the unchanged ones downloaded again (a page that fails then is left out).
+   */
+  private async pagesToEnrich(
+    analysed: { page: FetchedPage }[],
+    signal: AbortSignal | undefined,
+  ): Promise<FetchedPage[]> {
+    const changed = analysed.filter((a) => !a.page.notModified);
+    if (!this.enrichment || changed.length === 0 || changed.length === analysed.length)
+      return changed.map((a) => a.page);
+    const { hostSlots, hostPacer } = this.crawlSettings;
+    const pages = await Promise.all(
+      analysed.map(({ page }) =>
+        page.notModified
+          ? fetchPage(page.requestedUrl, {
+              ...this.fetchOptions,
+              hostSlots,
+              hostPacer,
+              siteFacts: page.siteFacts,
+              signal,
+            }).catch(() => undefined)
+          : page,
+      ),
+    );
+    return pages.filter((page): page is FetchedPage => page !== undefined);
   }
 
   /** Validators and results of the pages, for the next analysis's conditional requests. */

@@ -18,6 +18,8 @@ export interface CallbackServiceOptions {
   retry?: BackoffPolicy;
   /** Accept private, loopback and metadata callback URLs (ALLOW_PRIVATE_TARGETS). */
   allowPrivateTargets: boolean;
+  /** ALLOWED_PRIVATE_RANGES. */
+  allowedPrivateRanges?: readonly string[];
   lookup?: HostLookup;
   random?: () => number;
   /** Opens signing secrets stored encrypted under SECRETS_KEY. */
@@ -92,7 +94,11 @@ export class CallbackService {
     this.checkUrlForm(url, parameter);
     await assertPublicUrl(
       url,
-      { allowPrivateTargets: this.options.allowPrivateTargets, lookup: this.options.lookup },
+      {
+        allowPrivateTargets: this.options.allowPrivateTargets,
+        allowedPrivateRanges: this.options.allowedPrivateRanges,
+        lookup: this.options.lookup,
+      },
       parameter,
     );
     return url;

@@ -3,12 +3,15 @@ import { SiteEntity } from '../../storage/entities';
 import { SiteIndexRepository } from '../../storage/site-index.repository';
 import { JobKinds } from '../../jobs/job-kinds';
 import { JobQueue } from '../../jobs/job-queue';
+import type { HostBackoffStore } from '../../fetch/host-backoff';
 
 export interface FreshnessSettings {
   /** A site last analysed longer ago than this is re-analysed; 0 turns re-analysis off. */
   recrawlAfterDays: number;
   /** Sites scheduled per run (the worker runs once a minute). */
   perRun: number;
+  /** Hosts that asked every worker to wait (429/503): their re-crawl is scheduled after the wait. */
+  hostBackoff?: HostBackoffStore;
 }
 
 const DAY_MS = 86_400_000;
@@ -45,11 +48,17 @@ export class FreshnessService {
     const sites = await this.index.staleSites(staleBefore, triedBefore, this.settings.perRun);
     if (sites.length === 0) return { scheduled: [] };
     const day = now.toISOString().slice(0, 10);
+    const backoff = this.settings.hostBackoff;
+    const waits = await Promise.all(
+      sites.map((site) => (backoff ? backoff.blockedUntil(site.hostname).catch(() => 0) : 0)),
+    );
     await this.db.transaction(async (m) => {
-      for (const site of sites) {
+      for (const [i, site] of sites.entries()) {
         const payload: SiteRefreshPayload = { host: site.hostname };
         await this.queue.enqueue(m, JobKinds.siteIndex, payload, {
           uniqueKey: `recrawl:${site.hostname}:${day}`,
+          // Not before the host's Retry-After: a job claimed sooner would only be deferred again.
+          ...(waits[i] > now.getTime() ? { runAt: new Date(waits[i]) } : {}),
         });
         await m.update(SiteEntity, { id: site.id }, { crawlAttemptedAt: now });
       }

@@ -16,6 +16,7 @@ import { SiteScheme1764400000000 } from './1764400000000-site-scheme';
 import { DownloadOrigins1764410000000 } from './1764410000000-download-origins';
 import { FingerprintPacks1764500000000 } from './1764500000000-fingerprint-packs';
 import { FingerprintProvenance1764510000000 } from './1764510000000-fingerprint-provenance';
+import { HostBackoffs1764600000000 } from './1764600000000-host-backoffs';
 import { SigningSecretGrace1764640000000 } from './1764640000000-signing-secret-grace';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   DownloadOrigins1764410000000,
   FingerprintPacks1764500000000,
   FingerprintProvenance1764510000000,
+  HostBackoffs1764600000000,
   SigningSecretGrace1764640000000,
 ];
