@@ -176,7 +176,9 @@ export class DetectionEngine {
     };
 
     const html = boundHtml(typeof input.html === 'string' ? input.html : '');
-    const doc = parseHtml(html);
+    // The page's one reading when the fetcher made it from this html, else a reading of our own.
+    const doc =
+      input.parsed !== undefined && input.parsed.html === html ? input.parsed.light : parseHtml(html);
     const literals = this.rules.has('literal-only-match') ? new LiteralMap() : null;
     const url = bounded(String(input.url ?? ''), LIMITS.url);
 

@@ -71,4 +71,12 @@ export const EDGE_PAGES: { name: string; url: string; html: string; headers?: Re
     'xmp-and-textarea',
     '<xmp><a href="/x">x</a></xmp><textarea><a href="/t">t</a></textarea><a href="/ok">ok</a>',
   ],
+  ['cdata-with-gt', '<p>a<![CDATA[ x > <a href="/in-cdata">c</a> ]]><a href="/after-cdata">d</a></p>'],
+  ['end-tag-quirks', '<div><p>a</p/><span>s</span/></ p><a href="/q">q</a></ >t</>u</9>v</div>'],
+  ['svg-self-closing-space', '<svg><g / ><a href="/g">g</a></g></svg><p>x</p>'],
+  ['eof-in-declaration', '<p>a</p><a href="/e">e</a><!DOCTYPE html'],
+  ['eof-in-end-tag', '<p>a<a href="/e">e</a></p '],
+  ['eof-after-lt', '<p>text &amp; more <'],
+  ['textarea-entities', '<textarea>a &amp; b</textarea><title>t &amp; u</title><p>&amp;</p>'],
+  ['script-end-slash', '<script>a</script/><a href="/x">x</a></script><a href="/y">y</a>'],
 ].map(([name, html]) => ({ name: `edge/${name}`, url: 'https://edge.example/page', html }));

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 
-import { DetectionEngine, loadFingerprints } from '../../../src/detection';
+import { DetectionEngine, loadFingerprints, withParsedHtml } from '../../../src/detection';
 import { parseHtml } from '../../../src/detection/html-document';
 import { parsePageDocument } from '../../../src/enrichment/page-document';
-import { extractHtmlFacts } from '../../../src/fetch/html-extractor';
+import { extractHtmlFacts, htmlFactsOf } from '../../../src/fetch/html-extractor';
+import { parsePageHtml, type ParsedHtml } from '../../../src/html';
 
 /** What the three readers give for one page, each part as a digest (the fixture stays small). */
 export interface ReaderOutputs {
@@ -40,7 +41,7 @@ export interface Readers {
   ) => { technologies: { slug: string; version?: string }[] };
 }
 
-/** The readers as main had them: three parses of the same HTML. */
+/** Each reader called on the HTML alone (each reads the page itself). */
 export const separateReaders: Readers = {
   facts: (html, url) => extractHtmlFacts(html, url),
   pageDocument: (html, url) => parsePageDocument(url, html),
@@ -71,4 +72,29 @@ export function readerOutputs(
       technologies: detection.technologies.map((t) => `${t.slug}${t.version ? `@${t.version}` : ''}`),
     },
   };
+}
+
+/**
+ * The readers on ONE reading of the page (as the fetcher hands it along): facts, page document and
+ * detection all from the same ParsedHtml. The reading is memoised per html string.
+ */
+export function sharedReaders(): Readers {
+  let last: ParsedHtml | undefined;
+  const once = (html: string): ParsedHtml => {
+    if (last?.html !== html) last = parsePageHtml(html);
+    return last;
+  };
+  let parses = 0;
+  const counted = (html: string): ParsedHtml => {
+    if (last?.html !== html) parses++;
+    return once(html);
+  };
+  const readers: Readers & { parses: () => number } = {
+    facts: (html, url) => htmlFactsOf(counted(html), url),
+    pageDocument: (html, url) => parsePageDocument(url, html, counted(html)),
+    lightDocument: (html) => counted(html).light,
+    detect: (e, page) => e.analyze(withParsedHtml({ ...page }, counted(page.html))),
+    parses: () => parses,
+  };
+  return readers;
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import { loadParsePages } from '../../../bench/parse/corpus-pages';
 import { EDGE_PAGES } from './edge-pages';
-import { readerOutputs, separateReaders, type ReaderOutputs } from './reader-outputs';
+import { readerOutputs, separateReaders, sharedReaders, type ReaderOutputs } from './reader-outputs';
 
 const FIXTURE = join(__dirname, '../../fixtures/single-parse/readers.json');
 const pages = [...loadParsePages(), ...EDGE_PAGES];
@@ -41,10 +41,11 @@ describe('one parse per page gives what the three readers gave', () => {
   });
 
   it.each(pages.map((page) => [page.name, page] as const))('%s', (name, page) => {
-    const now = readerOutputs(
-      { url: page.url, html: page.html, headers: page.headers as Record<string, string[]> },
-      separateReaders,
-    );
-    expect(now).toEqual(recorded[name]);
+    const input = { url: page.url, html: page.html, headers: page.headers as Record<string, string[]> };
+    // Each reader on the HTML alone, and all of them on one reading of the page.
+    expect(readerOutputs(input, separateReaders)).toEqual(recorded[name]);
+    const shared = sharedReaders() as ReturnType<typeof sharedReaders> & { parses: () => number };
+    expect(readerOutputs(input, shared)).toEqual(recorded[name]);
+    expect(shared.parses()).toBe(1);
   });
 });
