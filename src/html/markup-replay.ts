@@ -121,8 +121,48 @@ function decode(markup: string): void {
   new Parser(DECODER_HANDLER, DECODER_OPTIONS).end(JSON.parse(JSON.stringify(markup)) as string);
 }
 
+/**
+ * The common entities, terminated by ";" (&amp; &lt; &gt; &quot; &apos; &nbsp; and numeric
+ * references to printable characters), decode the same in text and attributes and without
+ * look-ahead: a piece holding only these is decoded here, anything else by htmlparser2.
+ */
+const SIMPLE_ENTITY = /&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{1,6})|#[xX]([0-9a-fA-F]{1,5}));/g;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+function simpleEntity(
+  name: string | undefined,
+  dec: string | undefined,
+  hex: string | undefined,
+): string | null {
+  if (name !== undefined) return NAMED[name];
+  const code = dec !== undefined ? parseInt(dec, 10) : parseInt(hex as string, 16);
+  // Printable ASCII and Latin-1 up to the surrogates: no replacement rule applies (NUL, C1 controls,
+  // surrogates and out-of-range codes are left to htmlparser2).
+  if ((code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code < 0xd800)) return String.fromCharCode(code);
+  return null;
+}
+
+/** Splits a piece on its entities when all are simple: [text, entity, text, entity, ..., text], else null. */
+function simplePieces(raw: string): string[] | null {
+  const out: string[] = [];
+  let last = 0;
+  SIMPLE_ENTITY.lastIndex = 0;
+  for (let m = SIMPLE_ENTITY.exec(raw); m !== null; m = SIMPLE_ENTITY.exec(raw)) {
+    if (raw.indexOf('&', last) < m.index) return null; // an "&" that is not a simple entity
+    const decoded = simpleEntity(m[1], m[2], m[3]);
+    if (decoded === null) return null;
+    out.push(raw.slice(last, m.index), decoded);
+    last = m.index + m[0].length;
+  }
+  if (out.length === 0 || raw.indexOf('&', last) >= 0) return null;
+  out.push(raw.slice(last));
+  return out;
+}
+
 export function decodeAttribute(raw: string): string {
   if (raw.indexOf('&') < 0) return raw;
+  const simple = simplePieces(raw);
+  if (simple) return simple.join('');
   const quote = raw.indexOf('"') < 0 ? '"' : raw.indexOf("'") < 0 ? "'" : '';
   attributeValue = raw;
   decode(`<a v=${quote}${raw}${quote}>`);
@@ -133,6 +173,12 @@ export function decodeAttribute(raw: string): string {
 function emitText(raw: string, title: boolean, ontext: (text: string) => void): void {
   if (raw.indexOf('&') < 0) {
     ontext(raw);
+    return;
+  }
+  const simple = simplePieces(raw);
+  if (simple) {
+    // htmlparser2 emits the text before an entity, then the entity's character, as pieces.
+    for (const piece of simple) if (piece) ontext(piece);
     return;
   }
   pieces = [];

@@ -79,4 +79,8 @@ export const EDGE_PAGES: { name: string; url: string; html: string; headers?: Re
   ['eof-after-lt', '<p>text &amp; more <'],
   ['textarea-entities', '<textarea>a &amp; b</textarea><title>t &amp; u</title><p>&amp;</p>'],
   ['script-end-slash', '<script>a</script/><a href="/x">x</a></script><a href="/y">y</a>'],
+  [
+    'simple-entities',
+    `<title>A &amp; B &#39;q&#x27;</title><p title="a&amp;b &quot;c&quot; &#160;">x &lt;y&gt; &nbsp;z&amp;&#233;t&#xE9;</p><a href="/s?a=1&amp;b=2">${'w &amp; '.repeat(50)}</a><p>&#128512; &#0; &#x80; &#65;&#x42;</p>`,
+  ],
 ].map(([name, html]) => ({ name: `edge/${name}`, url: 'https://edge.example/page', html }));
