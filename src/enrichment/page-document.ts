@@ -82,6 +82,8 @@ const BLOCKS = new Set([
   'hr',
   'pre',
 ]);
+/** Elements whose attributes the page document reads (besides microdata's itemprop/itemscope). */
+const ATTRIBUTES_READ = new Set(['html', 'meta', 'link', 'script', 'a']);
 /** Inline elements that still start a new text segment (team cards: <strong>Name</strong><span>Title</span>). */
 const SEGMENT_BREAKS = new Set(['span', 'strong', 'b', 'em', 'small', 'a']);
 
@@ -131,6 +133,7 @@ function pageDocumentOf(url: string, parsed: ParsedHtml): PageDocument {
     textLength += piece.length;
   };
   const flushSegment = (): void => {
+    if (segment === '') return; // most block boundaries close no text: no regex for them
     const value = segment.replace(/\s+/g, ' ').trim();
     segment = '';
     if (value && doc.segments.length < LIMITS.segments) {
@@ -142,6 +145,13 @@ function pageDocumentOf(url: string, parsed: ParsedHtml): PageDocument {
   };
 
   replayMarkup(parsed.html, parsed.tokens, {
+    needsAttributes(name, raw) {
+      if (ATTRIBUTES_READ.has(name)) return true;
+      // Microdata reads the attributes of an element with itemprop or itemscope only.
+      for (let k = 0; k < raw.length; k += 2)
+        if (raw[k] === 'itemprop' || raw[k] === 'itemscope') return true;
+      return false;
+    },
     onopentag(name, attributes) {
       if (BLOCKS.has(name)) {
         flushSegment();

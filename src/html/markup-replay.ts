@@ -4,6 +4,11 @@ import { TOKEN, type MarkupTokens } from './light-document';
 
 /** What a reader of the markup hears: htmlparser2's Handler events, as its Parser would emit them. */
 export interface MarkupHandler {
+  /**
+   * Whether onopentag reads the attributes of this start tag (raw: names and values as written,
+   * alternating); when it says no, onopentag gets an empty object and no value is decoded.
+   */
+  needsAttributes?(name: string, raw: readonly string[]): boolean;
   onopentag?(name: string, attributes: Record<string, string>): void;
   ontext?(text: string): void;
   onclosetag?(name: string): void;
@@ -223,7 +228,11 @@ export function replayMarkup(html: string, tokens: MarkupTokens, handler: Markup
     if (kind === TOKEN.START) {
       const name = names[k];
       emitOpenTag(name);
-      handler.onopentag?.(name, attributesOf(attrs[k] as string[]));
+      if (handler.onopentag) {
+        const raw = attrs[k] as string[];
+        const needed = raw.length > 0 && (!handler.needsAttributes || handler.needsAttributes(name, raw));
+        handler.onopentag(name, needed ? attributesOf(raw) : {});
+      }
       if (voidElements.has(name)) close(name);
       else if (from[k] === 1 && foreignContext[0] && stack[0] === name) {
         close(name);
