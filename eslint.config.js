@@ -19,6 +19,7 @@ const LAYERS = [
   ['./src/verify', './src/subdomains', './src/geoip'],
   ['./src/fetch'],
   ['./src/detection', './src/enrichment'],
+  ['./src/html'],
   ['./src/platform'],
   ['./src/plans', './src/errors'],
 ];
@@ -129,10 +130,11 @@ module.exports = defineConfig([
             {
               target: './src/detection',
               from: './src',
-              // Relative to `from`: detection may import its own modules, nothing else of src.
-              except: ['./detection'],
+              // Relative to `from`: detection may import its own modules and the page's one reading
+              // (src/html), nothing else of src.
+              except: ['./detection', './html'],
               message:
-                'src/detection is pure: it imports nothing of the project outside src/detection (types included).',
+                'src/detection is pure: it imports nothing of the project outside src/detection and src/html (types included).',
             },
             {
               target: './src/detection',
@@ -142,14 +144,26 @@ module.exports = defineConfig([
             {
               target: './src/enrichment',
               from: './src',
-              except: ['./enrichment'],
+              except: ['./enrichment', './html'],
               message:
-                'src/enrichment is pure: it imports nothing of the project outside src/enrichment (no I/O; callers pass plain data).',
+                'src/enrichment is pure: it imports nothing of the project outside src/enrichment and src/html (no I/O; callers pass plain data).',
             },
             {
               target: './src/enrichment',
               from: ['./ormconfig.ts', './test', './bench'],
               message: 'src/enrichment is pure: it imports nothing of the project outside src/enrichment.',
+            },
+            {
+              target: './src/html',
+              from: './src',
+              except: ['./html'],
+              message:
+                'src/html (the page read once, for fetch, detection and enrichment) is pure: it imports nothing of the project outside src/html.',
+            },
+            {
+              target: './src/html',
+              from: ['./ormconfig.ts', './test', './bench'],
+              message: 'src/html is pure: it imports nothing of the project outside src/html.',
             },
           ],
         },

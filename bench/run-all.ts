@@ -8,6 +8,7 @@ import { join } from 'node:path';
 const BENCHMARKS = [
   'detect.bench.js',
   'accuracy.bench.js',
+  'parse-cost.js',
   'crawl.bench.js',
   'hot-path.bench.js',
   'import.bench.js',
@@ -19,7 +20,7 @@ const BENCHMARKS = [
 ];
 
 for (const file of BENCHMARKS) {
-  console.log(`\n=== ${file.replace('.bench.js', '')} ===`);
+  console.log(`\n=== ${file.replace(/(\.bench)?\.js$/, '')} ===`);
   const result = spawnSync(process.execPath, [join(__dirname, file)], { stdio: 'inherit' });
   if (result.status !== 0) {
     console.error(`${file} failed with exit code ${result.status ?? result.signal}`);

@@ -2,9 +2,11 @@ import { getAttribute, type LightDocument, type LightElement } from './html-docu
 
 /**
  * CSS selectors as the fingerprints use them (type, #id, .class, attribute tests with the six
- * operators and the i flag, :not(), structural pseudo-classes; descendant, child and sibling
- * combinators), matched right to left on the light element tree. A selector outside this set makes
- * `parseSelectorList` throw; the DOM matcher then hands that selector to jsdom.
+ * operators and the i flag, :not(), :is()/:where()/:matches(), the structural pseudo-classes
+ * including :nth-child(an+b) and the -of-type family; descendant, child and sibling combinators),
+ * matched right to left on the light element tree: the page's one reading, no second DOM. A
+ * selector outside this set (:has(), namespaces, pseudo-elements, state pseudo-classes a static
+ * page cannot have) makes `parseSelectorList` throw: it is reported at load and never matches.
  */
 
 interface AttrTest {
@@ -15,7 +17,19 @@ interface AttrTest {
 }
 
 type Pseudo =
-  { kind: 'not'; list: Complex[] } | { kind: 'first-child' | 'last-child' | 'only-child' | 'root' | 'empty' };
+  | { kind: 'not' | 'is'; list: Complex[] }
+  | { kind: 'nth-child' | 'nth-last-child' | 'nth-of-type' | 'nth-last-of-type'; a: number; b: number }
+  | {
+      kind:
+        | 'first-child'
+        | 'last-child'
+        | 'only-child'
+        | 'first-of-type'
+        | 'last-of-type'
+        | 'only-of-type'
+        | 'root'
+        | 'empty';
+    };
 
 export interface Compound {
   tag: string | null;
@@ -176,10 +190,12 @@ class SelectorParser {
       this.spaces();
       const q = this.s[this.i];
       if (q === '"' || q === "'") {
-        const close = this.s.indexOf(q, this.i + 1);
-        if (close < 0) throw new Error('unterminated string');
+        // CSS closes a string left open at the end of the selector (as browsers and jsdom read it).
+        const found = this.s.indexOf(q, this.i + 1);
+        const close = found < 0 ? this.s.length : found;
         value = this.s.slice(this.i + 1, close).replace(/\\(.)/g, '$1');
-        this.i = close + 1;
+        this.i = found < 0 ? close : close + 1;
+        if (found < 0) return { name, op, value, insensitive };
       } else {
         value = this.ident();
       }
@@ -197,17 +213,33 @@ class SelectorParser {
 
   private pseudo(): Pseudo {
     const name = this.ident().toLowerCase();
-    if (name === 'not') {
+    if (name === 'not' || name === 'is' || name === 'where' || name === 'matches' || name === '-webkit-any') {
       if (this.s[this.i] !== '(') throw new Error('"(" expected');
       this.i++;
       const list = this.list(true);
       this.i++;
-      return { kind: 'not', list };
+      return { kind: name === 'not' ? 'not' : 'is', list };
+    }
+    if (
+      name === 'nth-child' ||
+      name === 'nth-last-child' ||
+      name === 'nth-of-type' ||
+      name === 'nth-last-of-type'
+    ) {
+      if (this.s[this.i] !== '(') throw new Error('"(" expected');
+      const close = this.s.indexOf(')', this.i);
+      if (close < 0) throw new Error('")" expected');
+      const [a, b] = parseNth(this.s.slice(this.i + 1, close));
+      this.i = close + 1;
+      return { kind: name, a, b };
     }
     if (
       name === 'first-child' ||
       name === 'last-child' ||
       name === 'only-child' ||
+      name === 'first-of-type' ||
+      name === 'last-of-type' ||
+      name === 'only-of-type' ||
       name === 'root' ||
       name === 'empty'
     ) {
@@ -215,6 +247,47 @@ class SelectorParser {
     }
     throw new Error(`unsupported pseudo-class :${name}`);
   }
+}
+
+/** The a and b of an+b (odd, even, 3, 2n+1, -n+3, n). */
+function parseNth(text: string): [number, number] {
+  const t = text.trim().toLowerCase().replace(/\s+/g, '');
+  if (t === 'odd') return [2, 1];
+  if (t === 'even') return [2, 0];
+  const m = /^([+-]?\d*)n([+-]\d+)?$/.exec(t);
+  if (m) {
+    const a = m[1] === '' || m[1] === '+' ? 1 : m[1] === '-' ? -1 : parseInt(m[1], 10);
+    return [a, m[2] ? parseInt(m[2], 10) : 0];
+  }
+  if (/^[+-]?\d+$/.test(t)) return [0, parseInt(t, 10)];
+  throw new Error(`bad an+b "${text}"`);
+}
+
+/** Does position p (1-based) satisfy an+b for some n >= 0? */
+function nthMatches(a: number, b: number, p: number): boolean {
+  if (a === 0) return p === b;
+  const n = (p - b) / a;
+  return Number.isInteger(n) && n >= 0;
+}
+
+/**
+ * 1-based position of the element among its element siblings (of its type with `ofType`), from the
+ * first or, with `fromEnd`, from the last. Top-level elements have no parent element: as for
+ * :last-child, they count as neither first nor last from the end.
+ */
+function siblingPosition(doc: LightDocument, index: number, ofType: boolean, fromEnd: boolean): number {
+  const element = doc.elements[index];
+  const same = (k: number): boolean => !ofType || doc.elements[k].tag === element.tag;
+  if (!fromEnd) {
+    let position = 1;
+    for (let s = element.prev; s >= 0; s = doc.elements[s].prev) if (same(s)) position++;
+    return position;
+  }
+  if (element.parent === -1) return 0;
+  let position = 1;
+  for (let s = doc.elements[element.parent].lastChild; s >= 0 && s !== index; s = doc.elements[s].prev)
+    if (same(s)) position++;
+  return position;
 }
 
 export function parseSelectorList(selector: string): Complex[] {
@@ -265,6 +338,28 @@ function compoundMatches(doc: LightDocument, index: number, compound: Compound):
     switch (pseudo.kind) {
       case 'not':
         if (pseudo.list.some((complex) => complexMatches(doc, index, complex))) return false;
+        break;
+      case 'is':
+        if (!pseudo.list.some((complex) => complexMatches(doc, index, complex))) return false;
+        break;
+      case 'nth-child':
+      case 'nth-last-child':
+      case 'nth-of-type':
+      case 'nth-last-of-type': {
+        const ofType = pseudo.kind.endsWith('of-type');
+        const fromEnd = pseudo.kind.startsWith('nth-last');
+        if (!nthMatches(pseudo.a, pseudo.b, siblingPosition(doc, index, ofType, fromEnd))) return false;
+        break;
+      }
+      case 'first-of-type':
+        if (siblingPosition(doc, index, true, false) !== 1) return false;
+        break;
+      case 'last-of-type':
+        if (siblingPosition(doc, index, true, true) !== 1) return false;
+        break;
+      case 'only-of-type':
+        if (siblingPosition(doc, index, true, false) !== 1 || siblingPosition(doc, index, true, true) !== 1)
+          return false;
         break;
       case 'root':
         if (element.parent !== -1 || element.tag !== 'html') return false;

@@ -176,7 +176,9 @@ export class DetectionEngine {
     };
 
     const html = boundHtml(typeof input.html === 'string' ? input.html : '');
-    const doc = parseHtml(html);
+    // The page's one reading when the fetcher made it from this html, else a reading of our own.
+    const doc =
+      input.parsed !== undefined && input.parsed.html === html ? input.parsed.light : parseHtml(html);
     const literals = this.rules.has('literal-only-match') ? new LiteralMap() : null;
     const url = bounded(String(input.url ?? ''), LIMITS.url);
 
@@ -260,14 +262,14 @@ export class DetectionEngine {
     this.runKeyed(fp.keyedPatterns.meta, metas, 'meta', record);
     this.runKeyed(fp.keyedPatterns.dns, Object.entries(input.dns ?? {}), 'dns', record);
 
-    const domMatched = this.runDom(doc, html, markupFound, record);
+    const domMatched = this.runDom(doc, markupFound, record);
 
     if (rendered && renderedDoc) {
       const renderedHtml = boundHtml(rendered.html);
       const renderedFound = fp.markupLiterals.scan([renderedHtml]);
       // What scripts wrote into the page (a stylesheet link, a generator comment) is markup too.
       runTexts('html', [[renderedHtml]], renderedFound);
-      this.runDom(renderedDoc, renderedHtml, renderedFound, record, domMatched);
+      this.runDom(renderedDoc, renderedFound, record, domMatched);
       this.runRendered(rendered, record);
       // Everything a browser could try was tried: nothing is left skipped.
       return {
@@ -427,7 +429,6 @@ export class DetectionEngine {
   /** Runs the DOM rules the markup allows (but those in `skip`); returns the rules that found nodes. */
   private runDom(
     doc: ReturnType<typeof parseHtml>,
-    html: string,
     markupFound: Uint8Array,
     record: RecordEvidence,
     skip?: ReadonlySet<number>,
@@ -436,7 +437,7 @@ export class DetectionEngine {
     const matched = new Set<number>();
     const candidates = fp.domPrefilter.candidatesIn([markupFound]);
     if (candidates.length === 0) return matched;
-    const matcher = new DomMatcher(doc, html);
+    const matcher = new DomMatcher(doc);
     for (const index of candidates) {
       if (skip?.has(index)) continue;
       const rule = fp.domRules[index];

@@ -1,3 +1,5 @@
+import type { ParsedHtml } from '../html';
+
 /**
  * What was fetched from one page of a site: the only input of the detection engine.
  * The fetcher (src/fetch) builds it; the engine never does I/O. Every field but url and html is
@@ -14,6 +16,12 @@ export interface DetectionInput {
   cookies?: Record<string, string[]>;
   /** The decoded HTML document. */
   html: string;
+  /**
+   * The page's one reading (src/html), when whoever fetched it has read it: used when read from this
+   * very `html`, else the engine reads the html itself. Attach it with `withParsedHtml` (it is not
+   * enumerable, so copies and JSON of the input leave it out).
+   */
+  readonly parsed?: ParsedHtml;
   /** Script URLs; when absent the engine takes them from the <script src> of html. */
   scriptSrc?: string[];
   /** Bodies of scripts the fetcher downloaded (same-site, bounded count and size). */
@@ -40,4 +48,10 @@ export interface RenderedInput {
   domProperties?: Record<string, Record<string, string | number | boolean>>;
   /** XHR/fetch requests as host + path + query (`api.example.com/v1/x?y`). */
   xhr: string[];
+}
+
+/** The input with the page's reading attached, not enumerable (never serialised nor spread along). */
+export function withParsedHtml<T extends DetectionInput>(input: T, parsed: ParsedHtml): T {
+  Object.defineProperty(input, 'parsed', { value: parsed, enumerable: false, configurable: true });
+  return input;
 }

@@ -6,9 +6,6 @@ import { getAttribute, textContent, type LightDocument } from './html-document';
 export const MAX_DOM_NODES = 50;
 /** Candidate elements examined per selector: bounds the work on pathological pages. */
 export const MAX_DOM_CANDIDATES = 5_000;
-/** jsdom is only built for pages this small (its parse alone costs 21-93 ms on 23-302 KB pages). */
-export const JSDOM_MAX_HTML = 2_000_000;
-export const JSDOM_MAX_ELEMENTS = 50_000;
 const TEXT_CONTENT_LIMIT = 1_000_000;
 
 /** A node a rule's selector matched, seen through what the patterns read of it. */
@@ -53,18 +50,19 @@ class ElementIndex {
   }
 }
 
-/** Selector evaluation on the light tree, falling back to jsdom for selectors only it understands. */
+/**
+ * Selector evaluation on the light tree, the page's one reading: no second DOM is built (jsdom,
+ * once the fallback for selectors the engine could not read, cost 21-93 ms a page just to parse).
+ * A selector the engine cannot read was reported at load and matches nothing.
+ */
 export class DomMatcher {
   private index: ElementIndex | null = null;
-  private jsdomDocument: { querySelectorAll(selector: string): ArrayLike<JsdomElement> } | null | undefined;
 
-  constructor(
-    private readonly doc: LightDocument,
-    private readonly html: string,
-  ) {}
+  constructor(private readonly doc: LightDocument) {}
 
   nodes(rule: DomRule): DomNode[] {
-    return rule.complexes ? this.lightNodes(rule.complexes) : this.jsdomNodes(rule.selector);
+    const complexes = rule.complexes;
+    return complexes ? this.lightNodes(complexes) : [];
   }
 
   private lightNodes(complexes: Complex[]): DomNode[] {
@@ -90,34 +88,4 @@ export class DomMatcher {
         };
       });
   }
-
-  private jsdomNodes(selector: string): DomNode[] {
-    if (this.jsdomDocument === undefined) this.jsdomDocument = this.buildJsdom();
-    if (!this.jsdomDocument) return [];
-    let found: ArrayLike<JsdomElement>;
-    try {
-      found = this.jsdomDocument.querySelectorAll(selector);
-    } catch {
-      return []; // not a selector for jsdom either
-    }
-    return Array.from(found)
-      .slice(0, MAX_DOM_NODES)
-      .map((element) => ({
-        attribute: (name: string) => element.getAttribute(name),
-        text: () => (element.textContent ?? '').slice(0, TEXT_CONTENT_LIMIT),
-      }));
-  }
-
-  private buildJsdom(): { querySelectorAll(selector: string): ArrayLike<JsdomElement> } | null {
-    if (this.html.length > JSDOM_MAX_HTML || this.doc.elements.length > JSDOM_MAX_ELEMENTS) return null;
-    // Loaded on first need only: most fingerprint sets never need it, and loading it costs ~300 ms.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { JSDOM } = require('jsdom') as typeof import('jsdom');
-    return new JSDOM(this.html).window.document;
-  }
-}
-
-interface JsdomElement {
-  getAttribute(name: string): string | null;
-  textContent: string | null;
 }

@@ -18,7 +18,7 @@ export class DomRule {
     readonly tech: number,
     /** The selector as written (tags removed). */
     readonly selector: string,
-    /** The parsed selector when start-up already had it (null: only jsdom understands it). */
+    /** The parsed selector when start-up already had it (null: the engine cannot read it). */
     complexes: Complex[] | null | undefined,
     /** One of these must occur in the markup; null when the selector names nothing long enough. */
     readonly literals: string[] | null,
@@ -29,13 +29,13 @@ export class DomRule {
     this.parsed = complexes;
   }
 
-  /** Parsed selector, or null when only jsdom understands it. */
+  /** Parsed selector, or null when the engine cannot read it (the rule then never matches). */
   get complexes(): Complex[] | null {
     if (this.parsed === undefined) {
       try {
         this.parsed = parseSelectorList(this.selector);
       } catch {
-        this.parsed = null; // the scan accepts only what the parser does; jsdom stays the fallback
+        this.parsed = null; // the scan accepts only what the parser does
       }
     }
     return this.parsed;

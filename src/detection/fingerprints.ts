@@ -818,7 +818,7 @@ function compileDom(
     const selectorTags = parseTags(rawSelector);
     const selector = selectorTags.value.trim();
     // The common selectors only need a scan now (their tree is built on first use); the rest are
-    // parsed at once, so a selector only jsdom understands is still reported at load.
+    // parsed at once, so a selector the engine cannot read is reported at load.
     const scanned = scanSelectorLiterals(selector);
     let complexes: Complex[] | null | undefined;
     if (scanned === undefined) {
@@ -826,7 +826,12 @@ function compileDom(
         complexes = parseSelectorList(selector);
       } catch (error) {
         complexes = null;
-        warn(name, 'dom', selector, `selector left to jsdom: ${(error as Error).message}`);
+        warn(
+          name,
+          'dom',
+          selector,
+          `selector the engine cannot read, never matched: ${(error as Error).message}`,
+        );
       }
     }
     const compileOrWarn = (value: string, kind: string): Pattern | null => compile(name, kind, value);
@@ -860,14 +865,7 @@ function compileDom(
       const each = complexes.map(selectorLiteral);
       literals = each.every((l): l is string => l !== null) ? [...new Set(each)] : null;
     } else {
-      // Only jsdom can tell what it means; its longest name still has to be in the markup before a
-      // page pays for a jsdom parse (a selector without one would make every page pay).
-      const longest = (selector.match(/[A-Za-z0-9_-]{3,}/g) ?? []).sort((a, b) => b.length - a.length)[0];
-      if (longest === undefined) {
-        warn(name, 'dom', selector, 'selector skipped: nothing to prefilter it by');
-        continue;
-      }
-      literals = [longest.toLowerCase()];
+      continue; // a selector the engine cannot read (reported above) never matches
     }
     out.push(new DomRule(tech, selector, complexes, literals, exists, attributes, text));
   }

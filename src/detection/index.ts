@@ -2,7 +2,7 @@
  * Technology detection: fingerprints compiled once, pages matched synchronously without I/O.
  * Public surface for the services and workers; everything else in this folder is internal.
  */
-export type { DetectionInput, RenderedInput } from './detection-input';
+export { withParsedHtml, type DetectionInput, type RenderedInput } from './detection-input';
 export type {
   DetectedCategory,
   DetectedTechnology,

@@ -227,7 +227,7 @@ function checkDom(file: string, technology: string, dom: unknown, error: Report,
         technology,
         field,
         literal
-          ? `selector the engine's parser does not understand (${(thrown as Error).message}): left to jsdom`
+          ? `selector the engine's parser does not understand (${(thrown as Error).message}): it never matches`
           : `selector the engine skips: not understood (${(thrown as Error).message}) and nothing to prefilter it by`,
       );
     }

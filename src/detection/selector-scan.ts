@@ -6,7 +6,7 @@ import { isIdentChar, isSpace } from './css-selector';
  * gets past the prefilter. It accepts the common subset only (type, *, #id, .class, attribute tests,
  * combinators, lists; no escapes, no pseudo-classes), where it yields exactly what `selectorLiteral`
  * yields for each complex of the parsed list; for anything else it returns undefined and the caller
- * parses at once (which also reports, at load, the selectors only jsdom understands).
+ * parses at once (which also reports, at load, the selectors the engine cannot read).
  *
  * Returns the distinct literals, null when some complex has none (the rule then always runs), or
  * undefined when the selector is outside the subset.

@@ -1,3 +1,5 @@
+import type { ParsedHtml } from '../html';
+
 /**
  * What the enrichment reads: the pages an analysis fetched, the technologies it detected and the
  * facts of the connection. Plain data, so the library stays pure (no I/O): the caller resolves
@@ -10,6 +12,8 @@ export interface EnrichmentPage {
   html: string;
   /** Response headers, names lowercased (Content-Language is read). */
   headers?: Record<string, string[]>;
+  /** The page's one reading (src/html), when the fetcher made it: used when read from this `html`. */
+  parsed?: ParsedHtml;
 }
 
 export interface EnrichmentTechnology {

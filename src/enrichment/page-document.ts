@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { parsedFor, parsePageHtml, replayMarkup, type ParsedHtml } from '../html';
 import { LIMITS } from './limits';
 import { MicrodataCollector, type MicrodataItem } from './microdata';
 
@@ -82,14 +82,27 @@ const BLOCKS = new Set([
   'hr',
   'pre',
 ]);
+/** Elements whose attributes the page document reads (besides microdata's itemprop/itemscope). */
+const ATTRIBUTES_READ = new Set(['html', 'meta', 'link', 'script', 'a']);
 /** Inline elements that still start a new text segment (team cards: <strong>Name</strong><span>Title</span>). */
 const SEGMENT_BREAKS = new Set(['span', 'strong', 'b', 'em', 'small', 'a']);
 
 /**
- * Parses one page with htmlparser2 (a streaming, browser-tolerant tokenizer: no DOM is built, so a
- * multi-megabyte page costs a single linear pass) and keeps, within LIMITS, what the extractors need.
+ * Reads one page and keeps, within LIMITS, what the extractors need. The page is read once for all
+ * readers (src/html); give its reading when there is one (`parsed`, read from this very `html`).
  */
-export function parsePageDocument(url: string, html: string): PageDocument {
+export function parsePageDocument(url: string, html: string, parsed?: ParsedHtml): PageDocument {
+  // Past LIMITS.htmlChars only the head is read: a reading of the whole page cannot serve.
+  if (html.length > LIMITS.htmlChars)
+    return pageDocumentOf(url, parsePageHtml(html.slice(0, LIMITS.htmlChars)));
+  return pageDocumentOf(url, parsedFor(html, parsed));
+}
+
+/**
+ * The page document from the page's reading, whose markup tokens are replayed as htmlparser2's
+ * events (a browser-tolerant reading, no DOM: a multi-megabyte page costs a single linear pass).
+ */
+function pageDocumentOf(url: string, parsed: ParsedHtml): PageDocument {
   const doc: PageDocument = {
     url,
     meta: new Map(),
@@ -120,6 +133,7 @@ export function parsePageDocument(url: string, html: string): PageDocument {
     textLength += piece.length;
   };
   const flushSegment = (): void => {
+    if (segment === '') return; // most block boundaries close no text: no regex for them
     const value = segment.replace(/\s+/g, ' ').trim();
     segment = '';
     if (value && doc.segments.length < LIMITS.segments) {
@@ -130,101 +144,104 @@ export function parsePageDocument(url: string, html: string): PageDocument {
     }
   };
 
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (BLOCKS.has(name)) {
-          flushSegment();
-          pushText('\n');
-        } else if (SEGMENT_BREAKS.has(name)) flushSegment();
-        openTags.push(name);
-        microdata.open(name, attributes, url);
-        switch (name) {
-          case 'html':
-            doc.htmlLang ??= attributes.lang;
-            break;
-          case 'title':
-            inTitle = doc.title === undefined;
-            break;
-          case 'meta': {
-            const key = (attributes.name ?? attributes.property ?? attributes['http-equiv'])?.toLowerCase();
-            if (key && attributes.content !== undefined && doc.meta.size < 200) {
-              const values = doc.meta.get(key) ?? [];
-              if (values.length < 10) values.push(attributes.content.slice(0, LIMITS.valueChars));
-              doc.meta.set(key, values);
-            }
-            break;
-          }
-          case 'link':
-            if (
-              /(^|\s)alternate(\s|$)/i.test(attributes.rel ?? '') &&
-              attributes.hreflang &&
-              doc.hreflangs.length < 100
-            )
-              doc.hreflangs.push(attributes.hreflang);
-            break;
-          case 'script':
-            if (
-              /^\s*application\/ld\+json\s*$/i.test(attributes.type ?? '') &&
-              doc.jsonLd.length < LIMITS.jsonLdBlocks
-            )
-              jsonLdText = '';
-            break;
-          case 'a':
-            if (attributes.href !== undefined && doc.anchors.length < LIMITS.anchors) {
-              anchor = { href: attributes.href.slice(0, 2048), text: '' };
-            }
-            break;
-          case 'h1':
-          case 'h2':
-            heading = { tag: name, text: '' };
-            break;
-        }
-        if (SKIPPED.has(name)) skipDepth++;
-      },
-      ontext(data) {
-        if (jsonLdText !== null) {
-          if (jsonLdText.length < LIMITS.jsonLdChars) jsonLdText += data;
-          return;
-        }
-        if (inTitle) {
-          if (title.length < LIMITS.valueChars) title += data;
-          return;
-        }
-        if (skipDepth > 0) return;
-        microdata.text(data);
-        pushText(data);
-        if (segment.length < LIMITS.valueChars) segment += data;
-        if (anchor && anchor.text.length < 300) anchor.text += data;
-        if (heading && heading.text.length < 300) heading.text += data;
-      },
-      onclosetag(name) {
-        if (SKIPPED.has(name)) skipDepth = Math.max(0, skipDepth - 1);
-        if (BLOCKS.has(name)) {
-          flushSegment();
-          pushText('\n');
-        } else if (SEGMENT_BREAKS.has(name)) flushSegment();
-        if (name === 'title' && inTitle) {
-          inTitle = false;
-          doc.title = title;
-        } else if (name === 'script' && jsonLdText !== null) {
-          if (jsonLdText.length < LIMITS.jsonLdChars) doc.jsonLd.push(jsonLdText);
-          jsonLdText = null;
-        } else if (name === 'a' && anchor) {
-          doc.anchors.push(anchor);
-          anchor = null;
-        } else if (heading && name === heading.tag) {
-          if (doc.headings.length < LIMITS.headings) doc.headings.push(heading.text);
-          heading = null;
-        }
-        microdata.close();
-        // htmlparser2 closes implied elements itself, so the stack follows the real nesting.
-        openTags.pop();
-      },
+  replayMarkup(parsed.html, parsed.tokens, {
+    needsAttributes(name, raw) {
+      if (ATTRIBUTES_READ.has(name)) return true;
+      // Microdata reads the attributes of an element with itemprop or itemscope only.
+      for (let k = 0; k < raw.length; k += 2)
+        if (raw[k] === 'itemprop' || raw[k] === 'itemscope') return true;
+      return false;
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html.length > LIMITS.htmlChars ? html.slice(0, LIMITS.htmlChars) : html);
+    onopentag(name, attributes) {
+      if (BLOCKS.has(name)) {
+        flushSegment();
+        pushText('\n');
+      } else if (SEGMENT_BREAKS.has(name)) flushSegment();
+      openTags.push(name);
+      microdata.open(name, attributes, url);
+      switch (name) {
+        case 'html':
+          doc.htmlLang ??= attributes.lang;
+          break;
+        case 'title':
+          inTitle = doc.title === undefined;
+          break;
+        case 'meta': {
+          const key = (attributes.name ?? attributes.property ?? attributes['http-equiv'])?.toLowerCase();
+          if (key && attributes.content !== undefined && doc.meta.size < 200) {
+            const values = doc.meta.get(key) ?? [];
+            if (values.length < 10) values.push(attributes.content.slice(0, LIMITS.valueChars));
+            doc.meta.set(key, values);
+          }
+          break;
+        }
+        case 'link':
+          if (
+            /(^|\s)alternate(\s|$)/i.test(attributes.rel ?? '') &&
+            attributes.hreflang &&
+            doc.hreflangs.length < 100
+          )
+            doc.hreflangs.push(attributes.hreflang);
+          break;
+        case 'script':
+          if (
+            /^\s*application\/ld\+json\s*$/i.test(attributes.type ?? '') &&
+            doc.jsonLd.length < LIMITS.jsonLdBlocks
+          )
+            jsonLdText = '';
+          break;
+        case 'a':
+          if (attributes.href !== undefined && doc.anchors.length < LIMITS.anchors) {
+            anchor = { href: attributes.href.slice(0, 2048), text: '' };
+          }
+          break;
+        case 'h1':
+        case 'h2':
+          heading = { tag: name, text: '' };
+          break;
+      }
+      if (SKIPPED.has(name)) skipDepth++;
+    },
+    ontext(data) {
+      if (jsonLdText !== null) {
+        if (jsonLdText.length < LIMITS.jsonLdChars) jsonLdText += data;
+        return;
+      }
+      if (inTitle) {
+        if (title.length < LIMITS.valueChars) title += data;
+        return;
+      }
+      if (skipDepth > 0) return;
+      microdata.text(data);
+      pushText(data);
+      if (segment.length < LIMITS.valueChars) segment += data;
+      if (anchor && anchor.text.length < 300) anchor.text += data;
+      if (heading && heading.text.length < 300) heading.text += data;
+    },
+    onclosetag(name) {
+      if (SKIPPED.has(name)) skipDepth = Math.max(0, skipDepth - 1);
+      if (BLOCKS.has(name)) {
+        flushSegment();
+        pushText('\n');
+      } else if (SEGMENT_BREAKS.has(name)) flushSegment();
+      if (name === 'title' && inTitle) {
+        inTitle = false;
+        doc.title = title;
+      } else if (name === 'script' && jsonLdText !== null) {
+        if (jsonLdText.length < LIMITS.jsonLdChars) doc.jsonLd.push(jsonLdText);
+        jsonLdText = null;
+      } else if (name === 'a' && anchor) {
+        doc.anchors.push(anchor);
+        anchor = null;
+      } else if (heading && name === heading.tag) {
+        if (doc.headings.length < LIMITS.headings) doc.headings.push(heading.text);
+        heading = null;
+      }
+      microdata.close();
+      // htmlparser2 closes implied elements itself, so the stack follows the real nesting.
+      openTags.pop();
+    },
+  });
   flushSegment();
   doc.text = text
     .join('')

@@ -43,7 +43,7 @@ export function readSite(input: EnrichmentInput): SiteContext {
     }
   };
   const pages: ReadPage[] = input.pages.slice(0, LIMITS.pages).map((page) => ({
-    doc: parsePageDocument(page.url, page.html),
+    doc: parsePageDocument(page.url, page.html, page.parsed),
     kind: pageKindOf(page.url),
     headers: page.headers,
     isHome: false,

@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { attributesOf, parsePageHtml, TOKEN, type ParsedHtml } from '../html';
 
 /** What the fetcher needs from a page's markup (detection reads the HTML itself). */
 export interface HtmlFacts {
@@ -35,12 +35,17 @@ const RESOURCE_ATTRIBUTES: Record<string, string[]> = {
 };
 
 /**
- * Extracts links and resource URLs with htmlparser2, a streaming tokenizer: it is tolerant of broken
- * markup like a browser's, allocates no DOM (jsdom takes ~100x longer and much more memory on a
- * multi-megabyte page), and is the parser cheerio and most crawlers are built on. A regex over tags
- * would be faster still but mishandles comments, scripts containing "<a href" and attribute quoting.
+ * Extracts links and resource URLs from the page's one reading (src/html): the start tags of its
+ * markup tokens, attributes decoded as htmlparser2 decodes them (the tolerant, browser-like
+ * tokenizer this extraction was first written on; a regex over tags would mishandle comments,
+ * scripts containing "<a href" and attribute quoting). No DOM is built.
  */
 export function extractHtmlFacts(html: string, pageUrl: string): HtmlFacts {
+  return htmlFactsOf(parsePageHtml(html), pageUrl);
+}
+
+/** The facts of a page already read (the fetcher reads it once and hands the reading along). */
+export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   let base = pageUrl;
   const links = new UrlSet();
   const scriptSrc = new UrlSet();
@@ -62,46 +67,49 @@ export function extractHtmlFacts(html: string, pageUrl: string): HtmlFacts {
     }
   };
 
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        switch (name) {
-          case 'base':
-            base = resolve(attributes.href) ?? base;
-            return;
-          case 'html':
-            htmlLang ??= attributes.lang;
-            return;
-          case 'a':
-          case 'area':
-            links.add(resolve(attributes.href));
-            return;
-          case 'script':
-            scriptSrc.add(resolve(attributes.src));
-            return;
-          case 'meta':
-            if (attributes.property?.toLowerCase() === 'og:locale' && attributes.content) {
-              metaLanguages.push(attributes.content);
-            } else if (attributes['http-equiv']?.toLowerCase() === 'content-language' && attributes.content) {
-              metaLanguages.push(...attributes.content.split(','));
-            }
-            return;
+  const onopentag = (name: string, attributes: Record<string, string>): void => {
+    switch (name) {
+      case 'base':
+        base = resolve(attributes.href) ?? base;
+        return;
+      case 'html':
+        htmlLang ??= attributes.lang;
+        return;
+      case 'a':
+      case 'area':
+        links.add(resolve(attributes.href));
+        return;
+      case 'script':
+        scriptSrc.add(resolve(attributes.src));
+        return;
+      case 'meta':
+        if (attributes.property?.toLowerCase() === 'og:locale' && attributes.content) {
+          metaLanguages.push(attributes.content);
+        } else if (attributes['http-equiv']?.toLowerCase() === 'content-language' && attributes.content) {
+          metaLanguages.push(...attributes.content.split(','));
         }
-        if (name === 'link' && /(^|\s)stylesheet(\s|$)/i.test(attributes.rel ?? '')) {
-          stylesheets.add(resolve(attributes.href));
-          return;
-        }
-        for (const attribute of RESOURCE_ATTRIBUTES[name] ?? [])
-          resources.add(resolve(attributes[attribute]));
-        if (attributes.srcset) {
-          for (const candidate of attributes.srcset.split(','))
-            resources.add(resolve(candidate.trim().split(/\s+/)[0]));
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+        return;
+    }
+    if (name === 'link' && /(^|\s)stylesheet(\s|$)/i.test(attributes.rel ?? '')) {
+      stylesheets.add(resolve(attributes.href));
+      return;
+    }
+    for (const attribute of RESOURCE_ATTRIBUTES[name] ?? []) resources.add(resolve(attributes[attribute]));
+    if (attributes.srcset) {
+      for (const candidate of attributes.srcset.split(','))
+        resources.add(resolve(candidate.trim().split(/\s+/)[0]));
+    }
+  };
+
+  // Start tags only: the elements htmlparser2 would open implicitly (<p> for a stray </p>, <br> for
+  // </br>) carry no URL.
+  const { kinds, names, attrs } = parsed.tokens;
+  for (let k = 0; k < kinds.length; k++) {
+    if (kinds[k] === TOKEN.START && INTERESTING.has(names[k]))
+      onopentag(names[k], attributesOf(attrs[k] as string[]));
+    else if (kinds[k] === TOKEN.START && (attrs[k] as string[]).includes('srcset'))
+      onopentag(names[k], attributesOf(attrs[k] as string[]));
+  }
 
   return {
     links: links.values(),
@@ -112,6 +120,18 @@ export function extractHtmlFacts(html: string, pageUrl: string): HtmlFacts {
     metaLanguages,
   };
 }
+
+/** Tags whose attributes the extraction reads (any other tag counts only for a srcset). */
+const INTERESTING = new Set([
+  'base',
+  'html',
+  'a',
+  'area',
+  'script',
+  'meta',
+  'link',
+  ...Object.keys(RESOURCE_ATTRIBUTES),
+]);
 
 class UrlSet {
   private readonly urls = new Set<string>();

@@ -1,12 +1,13 @@
 import type { AssetCache } from './asset-cache';
 import { Cookie } from 'tough-cookie';
-import type { DetectionInput } from '../detection/detection-input';
+import { withParsedHtml, type DetectionInput } from '../detection/detection-input';
 import { ASSET_DEFAULTS, AssetLimits, fetchSameSiteAssets } from './asset-fetcher';
 import { decodeHtml } from './charset-decoder';
 import { DnsFacts, resolveDnsFacts } from './dns-facts';
 import { DEFAULT_BACKOFF_MS, retryAfterMs } from './host-backoff';
 import { FetchError } from './fetch-error';
-import { extractHtmlFacts } from './html-extractor';
+import { parsePageHtml } from '../html';
+import { htmlFactsOf } from './html-extractor';
 import { HttpClient, HttpClientOptions, HttpResponse, RedirectHop } from './http-client';
 import { HostnameCollector } from './observed-hostnames';
 import { normaliseLanguages } from './page-language';
@@ -133,7 +134,9 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
   }
 
   const finalUrl = response.url;
-  const facts = extractHtmlFacts(decoded.text, finalUrl);
+  // The page is read once, here; detection and enrichment use the same reading (input.parsed).
+  const parsed = parsePageHtml(decoded.text);
+  const facts = htmlFactsOf(parsed, finalUrl);
   const assetConcurrency = options.assetConcurrency ?? ASSET_DEFAULTS.assetConcurrency;
   // robots.txt first: its request then takes a connection before the assets' queue for the host's
   // few, so it is not the one that waits out its timeout behind slow scripts (unread, a crawl would
@@ -185,19 +188,22 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
   const contentLanguage = (response.headers['content-language'] ?? []).flatMap((value) => value.split(','));
 
   return {
-    input: {
-      url: finalUrl,
-      status: response.status,
-      headers: response.headers,
-      cookies: await cookiesOf(client, finalUrl, response.setCookies),
-      html: decoded.text,
-      scriptSrc: facts.scriptSrc,
-      scripts,
-      css,
-      robots: siteFacts.robots,
-      dns: siteFacts.dns,
-      certIssuer: certificate?.issuer || undefined,
-    },
+    input: withParsedHtml(
+      {
+        url: finalUrl,
+        status: response.status,
+        headers: response.headers,
+        cookies: await cookiesOf(client, finalUrl, response.setCookies),
+        html: decoded.text,
+        scriptSrc: facts.scriptSrc,
+        scripts,
+        css,
+        robots: siteFacts.robots,
+        dns: siteFacts.dns,
+        certIssuer: certificate?.issuer || undefined,
+      },
+      parsed,
+    ),
     requestedUrl: url,
     redirects: response.redirects,
     contentType: contentType ?? '',

@@ -58,6 +58,7 @@ export function enrichmentInputOf(
       url: page.input.url,
       html: page.input.html,
       headers: page.input.headers,
+      ...(page.input.parsed ? { parsed: page.input.parsed } : {}),
     })),
     technologies: mapped,
     ...(home?.certificate

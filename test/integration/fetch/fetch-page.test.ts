@@ -49,6 +49,14 @@ describe('fetchPage on a WordPress-like home page', () => {
     expect(page.truncated).toBe(false);
   });
 
+  it('hands its one reading of the page along (not enumerable: copies and JSON leave it out)', async () => {
+    const { input } = await fetchPage(sites.url('/'), options);
+    expect(input.parsed?.html).toBe(input.html);
+    expect(input.parsed?.light.metas).toContainEqual({ name: 'generator', content: 'WordPress 6.4.2' });
+    expect(Object.keys(input)).not.toContain('parsed');
+    expect(JSON.stringify(input)).not.toContain('"parsed"');
+  });
+
   it('reports languages, links and every host name the page reveals', async () => {
     const page = await fetchPage(sites.url('/'), options);
     expect(page.languages).toEqual(['en-us', 'en']);

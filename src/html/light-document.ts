@@ -1,0 +1,655 @@
+/**
+ * The one reading of a page's HTML (issue 35: one parse per page, shared by the fetcher, the
+ * detection and the enrichment). A light, linear-time reader: one pass over the markup yields the
+ * facts the patterns need (script URLs and bodies, inline styles, every meta tag, visible text), a
+ * light element tree for CSS selectors, and the markup tokens the htmlparser2-based readers replay
+ * (markup-replay.ts). It follows the HTML tokenizer where it matters for safety and accuracy: a tag
+ * left open at the end of input is dropped (300 KB of `<a ` without `>` is one dropped tag, not
+ * 100,000), raw-text elements (script, style, ...) end only at their own end tag (minified
+ * JavaScript full of `<` is not markup), and the tree is capped at 512 levels as Chromium's parser
+ * does (deeper elements become siblings), so 100,000 nested elements cannot make selector matching
+ * quadratic. Where htmlparser2 reads markup otherwise (a noscript body as markup, a CDATA section,
+ * "</ p>"), the tokens follow htmlparser2 and the tree follows the browser, so that every reader
+ * gets what it got from its own parser before.
+ */
+
+export interface LightElement {
+  readonly tag: string;
+  /** Attribute names (lowercased) and values (entities decoded), alternating. First occurrence wins. */
+  readonly attrs: string[];
+  readonly parent: number;
+  /** Previous element sibling, -1 when none. */
+  readonly prev: number;
+  /** Index of the element's last descendant (itself when it has none). */
+  end: number;
+  /** Range of `texts` inside the element: its text content is texts[textStart..textEnd). */
+  readonly textStart: number;
+  textEnd: number;
+  lastChild: number;
+}
+
+export interface MetaTag {
+  /** name or property attribute, lowercased. */
+  name: string;
+  content: string;
+}
+
+export interface LightDocument {
+  readonly elements: LightElement[];
+  readonly texts: string[];
+  /** src attributes of script elements, as written. */
+  readonly scriptSrc: string[];
+  readonly inlineScripts: string[];
+  readonly styles: string[];
+  readonly metas: MetaTag[];
+  readonly baseHref: string | null;
+  /** Visible text, whitespace collapsed, at most TEXT_LIMIT characters. */
+  readonly text: string;
+  /** True when the element cap cut the reading short. */
+  readonly truncated: boolean;
+}
+
+export const MAX_DEPTH = 512;
+export const MAX_ELEMENTS = 200_000;
+/** The reference drivers give text patterns the first 25,000 characters of the page text. */
+export const TEXT_LIMIT = 25_000;
+const MAX_INLINE_SCRIPTS = 200;
+
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+  'keygen',
+]);
+const RAW_TEXT = new Set([
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'noscript',
+  'plaintext',
+]);
+const HIDDEN_TEXT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'title',
+  'iframe',
+  'noembed',
+  'noframes',
+  'xmp',
+]);
+const CLOSES_P = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'details',
+  'div',
+  'dl',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'ul',
+]);
+/** Start tag → [elements it closes when open, elements that stop the search]. */
+const IMPLIED_END: Record<string, [string[], string[]]> = {
+  li: [['li'], ['ul', 'ol']],
+  dt: [['dt', 'dd'], ['dl']],
+  dd: [['dt', 'dd'], ['dl']],
+  option: [['option'], ['select', 'datalist']],
+  optgroup: [['option', 'optgroup'], ['select']],
+  tr: [
+    ['tr', 'td', 'th'],
+    ['table', 'tbody', 'thead', 'tfoot'],
+  ],
+  td: [
+    ['td', 'th'],
+    ['tr', 'table'],
+  ],
+  th: [
+    ['td', 'th'],
+    ['tr', 'table'],
+  ],
+  tbody: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
+  thead: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
+  tfoot: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
+  a: [['a'], ['table', 'td', 'th', 'button']],
+};
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  laquo: '«',
+  raquo: '»',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  middot: '·',
+  bull: '•',
+};
+const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,8}));?/g;
+
+export function decodeEntities(text: string): string {
+  if (text.indexOf('&') < 0) return text;
+  return text.replace(ENTITY, (whole, dec?: string, hex?: string, name?: string) => {
+    if (name) return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+    const code = dec ? parseInt(dec, 10) : parseInt(hex as string, 16);
+    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
+      ? String.fromCodePoint(code)
+      : '\ufffd';
+  });
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+}
+
+const tokenRawTextEnd = new Map<string, RegExp>();
+/** htmlparser2 ends a raw-text element at its end tag followed by a space or ">" (not "/"). */
+function tokenEndTagPattern(tag: string): RegExp {
+  let re = tokenRawTextEnd.get(tag);
+  if (!re) {
+    re = new RegExp(`</${tag}[\\s>]`, 'gi');
+    tokenRawTextEnd.set(tag, re);
+  }
+  return re;
+}
+
+const rawTextEnd = new Map<string, RegExp>();
+function endTagPattern(tag: string): RegExp {
+  let re = rawTextEnd.get(tag);
+  if (!re) {
+    re = new RegExp(`</${tag}[\\s/>]`, 'gi');
+    rawTextEnd.set(tag, re);
+  }
+  return re;
+}
+
+/**
+ * The page's markup as tokens, in document order, for the readers that want htmlparser2's view of it
+ * (the fetcher's links and resources, the enrichment's page document; see markup-replay.ts): kept
+ * beside the light tree so that those readers need no second tokenizer pass.
+ *
+ * Kinds: START (name, raw attributes, self-closing), END (name), and text ranges of `html`: TEXT
+ * (markup text: entities to decode), RAW (script, style, textarea, xmp bodies, as written) and RCDATA
+ * (title bodies: entities decoded, no markup, as htmlparser2 10 reads them).
+ */
+export interface MarkupTokens {
+  readonly kinds: number[];
+  /** Tag name (lowercased) of START and END tokens; '' for text. */
+  readonly names: string[];
+  /** START: attribute names (lowercased) and raw values, alternating, first occurrence wins. */
+  readonly attrs: (string[] | null)[];
+  /** Text tokens: [from, to) in html; START: 1 when self-closing. */
+  readonly from: number[];
+  readonly to: number[];
+}
+
+export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
+
+/** Elements whose body the light tree keeps as text but htmlparser2 reads as markup. */
+const RAW_FOR_TREE_ONLY = new Set(['iframe', 'noembed', 'noframes', 'noscript', 'plaintext']);
+/** Raw-text elements of htmlparser2's tokenizer, and which of them decode entities. */
+const RAW_FOR_TOKENS = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
+
+export interface ParseOptions {
+  /** Also record the markup tokens (default true); detection of a rendered DOM needs the tree only. */
+  tokens?: boolean;
+}
+
+/** One reading of a page: the light tree and, unless asked not to, the markup tokens. */
+export function readMarkup(
+  html: string,
+  options: ParseOptions = {},
+): { light: LightDocument; tokens: MarkupTokens | null } {
+  const elements: LightElement[] = [];
+  const texts: string[] = [];
+  const scriptSrc: string[] = [];
+  const inlineScripts: string[] = [];
+  const styles: string[] = [];
+  const metas: MetaTag[] = [];
+  const visible: string[] = [];
+  let visibleLength = 0;
+  let baseHref: string | null = null;
+  let truncated = false;
+
+  const tokens: MarkupTokens | null =
+    options.tokens === false ? null : { kinds: [], names: [], attrs: [], from: [], to: [] };
+  /** Tokens end before this offset are inside what htmlparser2 reads as a CDATA section. */
+  let skipTokensUntil = 0;
+  const token = (kind: number, name: string, attrs: string[] | null, from: number, to: number): void => {
+    if (!tokens) return;
+    if (to <= skipTokensUntil) return;
+    if (kind >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
+    tokens.kinds.push(kind);
+    tokens.names.push(name);
+    tokens.attrs.push(attrs);
+    tokens.from.push(from);
+    tokens.to.push(to);
+  };
+
+  const stack: number[] = [];
+  const openCount = new Map<string, number>();
+  let rootLast = -1;
+  let hiddenDepth = 0;
+  let foreignDepth = 0;
+
+  const addText = (raw: string, decode: boolean): void => {
+    if (!raw || truncated) return;
+    const text = decode ? decodeEntities(raw) : raw;
+    texts.push(text);
+    if (hiddenDepth === 0 && visibleLength < TEXT_LIMIT * 2) {
+      visible.push(text);
+      visibleLength += text.length;
+    }
+  };
+
+  const pop = (): void => {
+    const index = stack.pop() as number;
+    const element = elements[index];
+    element.end = elements.length - 1;
+    element.textEnd = texts.length;
+    openCount.set(element.tag, (openCount.get(element.tag) ?? 1) - 1);
+    if (HIDDEN_TEXT.has(element.tag)) hiddenDepth--;
+    if (element.tag === 'svg' || element.tag === 'math') foreignDepth--;
+  };
+
+  const popUntil = (tag: string): void => {
+    while (stack.length) {
+      const top = elements[stack[stack.length - 1]].tag;
+      pop();
+      if (top === tag) return;
+    }
+  };
+
+  /** Closes the nearest open element among `targets` unless a `boundary` element is nearer. */
+  const closeOpen = (targets: string[], boundaries: string[]): void => {
+    if (!targets.some((t) => (openCount.get(t) ?? 0) > 0)) return;
+    for (let k = stack.length - 1; k >= 0; k--) {
+      const tag = elements[stack[k]].tag;
+      if (targets.includes(tag)) {
+        while (stack.length > k) pop();
+        return;
+      }
+      if (boundaries.includes(tag)) return;
+    }
+  };
+
+  const open = (tag: string, attrs: string[], selfClosing: boolean): void => {
+    if (elements.length >= MAX_ELEMENTS) {
+      truncated = true;
+      return;
+    }
+    if (foreignDepth === 0) {
+      if ((openCount.get('p') ?? 0) > 0 && CLOSES_P.has(tag)) closeOpen(['p'], ['button', 'table']);
+      const implied = IMPLIED_END[tag];
+      if (implied) closeOpen(implied[0], implied[1]);
+    }
+    if (stack.length >= MAX_DEPTH) pop();
+    const parent = stack.length ? stack[stack.length - 1] : -1;
+    const index = elements.length;
+    let prev: number;
+    if (parent >= 0) {
+      prev = elements[parent].lastChild;
+      elements[parent].lastChild = index;
+    } else {
+      prev = rootLast;
+      rootLast = index;
+    }
+    elements.push({
+      tag,
+      attrs,
+      parent,
+      prev,
+      end: index,
+      textStart: texts.length,
+      textEnd: texts.length,
+      lastChild: -1,
+    });
+    if (VOID.has(tag) || (selfClosing && (foreignDepth > 0 || tag === 'svg' || tag === 'math'))) return;
+    stack.push(index);
+    openCount.set(tag, (openCount.get(tag) ?? 0) + 1);
+    if (HIDDEN_TEXT.has(tag)) hiddenDepth++;
+    if (tag === 'svg' || tag === 'math') foreignDepth++;
+  };
+
+  /** An end tag's name as htmlparser2 reads it: from `at` to a space or ">", lowercased. */
+  const endTagName = (at: number, close: number): string => {
+    let k = at;
+    while (k < close && !isSpace(html.charCodeAt(k))) k++;
+    return html.slice(at, k).toLowerCase();
+  };
+
+  const attr = (attrs: string[], name: string): string | null => {
+    for (let k = 0; k < attrs.length; k += 2) if (attrs[k] === name) return attrs[k + 1];
+    return null;
+  };
+
+  /**
+   * Reads html[from, to). With `tree`, builds the light tree (and records tokens); without, only
+   * records tokens, with htmlparser2's raw-text elements (the body of a noscript, iframe...). Returns
+   * where the reading stopped: `to`, or earlier when the input ends inside a tag, comment or
+   * raw-text element (the browser drops the rest).
+   */
+  const scan = (from: number, n: number, tree: boolean): void => {
+    let i = from;
+    // htmlparser2 cuts text at each "<", and a "<" that opens nothing begins the next piece of text;
+    // the tree keeps such a "<" as a piece of its own. `textFrom` is where the tokens' text starts.
+    let textFrom = from;
+    const treeText = (): boolean => tree && !truncated;
+    scan: while (i < n) {
+      let lt = html.indexOf('<', i);
+      if (lt >= n) lt = -1;
+      if (lt < 0) {
+        if (treeText()) addText(html.slice(i, n), true);
+        if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
+        return;
+      }
+      if (lt > i && treeText()) addText(html.slice(i, lt), true);
+      if (lt > textFrom) token(TOKEN.TEXT, '', null, textFrom, lt);
+      textFrom = lt;
+      const c = lt + 1 < n ? html.charCodeAt(lt + 1) : -1;
+
+      if (c === 33 /* ! */ || c === 63 /* ? */) {
+        if (html.startsWith('<!--', lt)) {
+          // "<!-->" and "<!--->" are whole (empty) comments, as in browsers and htmlparser2.
+          const close = html.indexOf('-->', lt + 2);
+          if (close < 0 || close + 3 > n) return; // htmlparser2 too drops an unclosed comment
+          i = close + 3;
+        } else {
+          const close = html.indexOf('>', lt + 2);
+          if (close < 0 || close >= n) {
+            // htmlparser2 keeps an unclosed declaration or instruction as text (less its "<!").
+            if (!html.startsWith('<![CDATA[', lt)) token(TOKEN.TEXT, '', null, lt + 2, n);
+            return;
+          }
+          i = close + 1;
+          if (tokens && html.startsWith('<![CDATA[', lt)) {
+            // htmlparser2 reads a CDATA section to "]]>" where the tree (like a browser outside
+            // svg and math) ends it at the first ">": the tokens skip what it skips.
+            const cdataEnd = html.indexOf(']]>', lt + 9);
+            skipTokensUntil = cdataEnd < 0 || cdataEnd + 3 > n ? n : cdataEnd + 3;
+          }
+        }
+        textFrom = Math.max(i, skipTokensUntil);
+        continue;
+      }
+
+      if (c === 47 /* / */) {
+        if (!isLetter(lt + 2 < n ? html.charCodeAt(lt + 2) : -1)) {
+          // The tree ignores "</" without a name to "/>"; htmlparser2 skips spaces after "</" and
+          // reads a name there as an end tag ("</ p>"), and keeps "</>" and "</ >" as text.
+          let k = lt + 2;
+          while (k < n && isSpace(html.charCodeAt(k))) k++;
+          const close = html.indexOf('>', lt + 2);
+          if (close < 0 || close >= n) {
+            if (k >= n) token(TOKEN.TEXT, '', null, lt, n);
+            else if (isLetter(html.charCodeAt(k))) endTagAtEnd(k);
+            else token(TOKEN.TEXT, '', null, k, n);
+            return;
+          }
+          i = close + 1;
+          if (k === close) continue; // text goes on from the "<"
+          if (isLetter(html.charCodeAt(k))) token(TOKEN.END, endTagName(k, close), null, lt, i);
+          textFrom = i;
+          continue;
+        }
+        let j = lt + 2;
+        while (
+          j < n &&
+          !isSpace(html.charCodeAt(j)) &&
+          html.charCodeAt(j) !== 62 &&
+          html.charCodeAt(j) !== 47
+        )
+          j++;
+        const tag = html.slice(lt + 2, j).toLowerCase();
+        const close = html.indexOf('>', j);
+        if (close < 0 || close >= n) {
+          endTagAtEnd(lt + 2);
+          return;
+        }
+        i = close + 1;
+        textFrom = i;
+        // htmlparser2 ends an end tag's name at a space or ">" only ("</p/>" names "p/").
+        token(TOKEN.END, html.charCodeAt(j) === 47 ? endTagName(lt + 2, close) : tag, null, lt, i);
+        if (!treeText()) continue;
+        if (tag === 'p' && (openCount.get('p') ?? 0) === 0) continue;
+        if (tag !== 'body' && tag !== 'html' && (openCount.get(tag) ?? 0) > 0) popUntil(tag);
+        continue;
+      }
+
+      if (!isLetter(c)) {
+        if (treeText()) addText('<', false);
+        i = lt + 1;
+        continue;
+      }
+
+      // Start tag: name, then attributes until ">"; end of input inside the tag drops it.
+      let j = lt + 1;
+      while (j < n) {
+        const code = html.charCodeAt(j);
+        if (isSpace(code) || code === 62 || code === 47) break;
+        j++;
+      }
+      const tag = html.slice(lt + 1, j).toLowerCase();
+      const attrs: string[] = [];
+      let selfClosing = false;
+      // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
+      let slashed = false;
+      let hasEntity = false;
+      for (;;) {
+        while (j < n && (isSpace(html.charCodeAt(j)) || html.charCodeAt(j) === 47)) {
+          selfClosing = html.charCodeAt(j) === 47;
+          if (selfClosing) slashed = true;
+          j++;
+        }
+        if (j >= n) {
+          textFrom = n; // the input ends inside the tag: dropped
+          break scan;
+        }
+        if (html.charCodeAt(j) === 62) {
+          j++;
+          break;
+        }
+        selfClosing = false;
+        slashed = false;
+        const nameStart = j;
+        j++; // a name may start with "="
+        while (j < n) {
+          const code = html.charCodeAt(j);
+          if (isSpace(code) || code === 47 || code === 62 || code === 61) break;
+          j++;
+        }
+        const name = html.slice(nameStart, j).toLowerCase();
+        while (j < n && isSpace(html.charCodeAt(j))) j++;
+        let value = '';
+        if (j < n && html.charCodeAt(j) === 61 /* = */) {
+          j++;
+          while (j < n && isSpace(html.charCodeAt(j))) j++;
+          const quote = j < n ? html.charCodeAt(j) : -1;
+          if (quote === 34 || quote === 39) {
+            const close = html.indexOf(quote === 34 ? '"' : "'", j + 1);
+            if (close < 0 || close >= n) {
+              textFrom = n;
+              break scan;
+            }
+            value = html.slice(j + 1, close);
+            j = close + 1;
+          } else {
+            const valueStart = j;
+            while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
+            value = html.slice(valueStart, j);
+          }
+        }
+        if (attr(attrs, name) === null) {
+          attrs.push(name, value);
+          if (!hasEntity && value.indexOf('&') >= 0) hasEntity = true;
+        }
+      }
+      i = j;
+      textFrom = i;
+      // The tokens keep values as written (their readers decode them as htmlparser2 does); the
+      // tree decodes them itself, sharing the array when there is nothing to decode.
+      token(TOKEN.START, tag, attrs, slashed ? 1 : 0, i);
+      let inTree = false;
+      if (treeText()) {
+        let treeAttrs = attrs;
+        if (hasEntity) {
+          treeAttrs = attrs.slice();
+          for (let k = 1; k < treeAttrs.length; k += 2) treeAttrs[k] = decodeEntities(treeAttrs[k]);
+        }
+        open(tag, treeAttrs, selfClosing);
+        if (truncated) {
+          // The element cap ends the tree; the tokens read on (their readers have caps of their own).
+          if (!tokens) return;
+        } else {
+          inTree = true;
+          if (tag === 'meta') {
+            const name = attr(treeAttrs, 'name') || attr(treeAttrs, 'property');
+            if (name) metas.push({ name: name.toLowerCase(), content: attr(treeAttrs, 'content') ?? '' });
+          } else if (tag === 'base' && baseHref === null) {
+            baseHref = attr(treeAttrs, 'href');
+          }
+        }
+      }
+
+      // Raw text: the tree's elements (outside svg and math), else htmlparser2's.
+      const treeRaw = inTree && RAW_TEXT.has(tag) && foreignDepth === 0;
+      const tokenRaw = !inTree && RAW_FOR_TOKENS.has(tag);
+      if (!treeRaw && !tokenRaw) continue;
+      const end = endTagPattern(tag);
+      end.lastIndex = i;
+      const found = tag === 'plaintext' ? null : end.exec(html);
+      const bodyEnd = found && found.index < n ? found.index : n;
+      if (
+        treeRaw &&
+        tokens &&
+        bodyEnd < n &&
+        RAW_FOR_TOKENS.has(tag) &&
+        html.charCodeAt(found!.index + tag.length + 2) === 47
+      ) {
+        // "</script/": the tree's element ends there, htmlparser2's goes on to "</script>" (or a space).
+        const tokenEnd = tokenEndTagPattern(tag);
+        tokenEnd.lastIndex = i;
+        const at = tokenEnd.exec(html);
+        const tokenBodyEnd = at && at.index < n ? at.index : n;
+        token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', null, i, tokenBodyEnd);
+        const tokenClose = tokenBodyEnd < n ? html.indexOf('>', tokenBodyEnd + 2) : -1;
+        if (tokenClose >= 0 && tokenClose < n) token(TOKEN.END, tag, null, tokenBodyEnd, tokenClose + 1);
+        skipTokensUntil = tokenClose >= 0 && tokenClose < n ? tokenClose + 1 : n;
+      }
+      if (treeRaw) {
+        const body = html.slice(i, bodyEnd);
+        addText(body, tag === 'textarea' || tag === 'title');
+        if (tag === 'script') {
+          const src = attr(elements[elements.length - 1].attrs, 'src');
+          if (src !== null) scriptSrc.push(src.trim());
+          else if (body && inlineScripts.length < MAX_INLINE_SCRIPTS) inlineScripts.push(body);
+        } else if (tag === 'style') {
+          styles.push(body);
+        }
+      }
+      if (RAW_FOR_TREE_ONLY.has(tag)) {
+        // htmlparser2 reads this body as markup: so do the tokens.
+        if (tokens) scan(i, bodyEnd, false);
+      } else if (bodyEnd > i && i >= skipTokensUntil) {
+        token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', null, i, bodyEnd);
+      }
+      if (bodyEnd >= n) return;
+      const close = html.indexOf('>', bodyEnd + 2);
+      if (close < 0 || close >= n) return;
+      token(TOKEN.END, tag, null, bodyEnd, close + 1);
+      if (treeRaw) popUntil(tag);
+      i = close + 1;
+      textFrom = Math.max(i, skipTokensUntil);
+    }
+    if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
+  };
+
+  /**
+   * An end tag the input ends in ("</p" or "</p "): htmlparser2 drops the first, but takes the
+   * second as the end tag, followed by its last character as text.
+   */
+  const endTagAtEnd = (at: number): void => {
+    let k = at;
+    while (k < html.length && !isSpace(html.charCodeAt(k))) k++;
+    if (k >= html.length) return;
+    token(TOKEN.END, html.slice(at, k).toLowerCase(), null, at - 2, html.length);
+    token(TOKEN.TEXT, '', null, html.length - 1, html.length);
+  };
+
+  scan(0, html.length, true);
+  while (stack.length) pop();
+
+  const text = visible.join(' ').replace(/\s+/g, ' ').trim().slice(0, TEXT_LIMIT);
+  return {
+    light: { elements, texts, scriptSrc, inlineScripts, styles, metas, baseHref, text, truncated },
+    tokens,
+  };
+}
+
+/** The light tree alone (detection of a rendered DOM, and tests). */
+export function parseHtml(html: string): LightDocument {
+  return readMarkup(html, { tokens: false }).light;
+}
+
+export function getAttribute(element: LightElement, name: string): string | null {
+  const attrs = element.attrs;
+  for (let k = 0; k < attrs.length; k += 2) if (attrs[k] === name) return attrs[k + 1];
+  return null;
+}
+
+export function textContent(doc: LightDocument, element: LightElement): string {
+  return doc.texts.slice(element.textStart, element.textEnd).join('');
+}
