@@ -16,12 +16,13 @@
  *
  *   npm run bench:memory   (MEMORY_DATABASE=mariadb or sqlite, MEMORY_MARIADB_URL=mysql://root@127.0.0.1:3306/,
  *                           MEMORY_SECONDS=120, MEMORY_CONNECTIONS=50, MEMORY_SITES=200,
- *                           MEMORY_WORKER_JOBS=60, MEMORY_HEAP_SNAPSHOT=1 or 0,
+ *                           MEMORY_WORKER_JOBS=60 (0: no worker), MEMORY_API=off (the worker alone),
+ *                           MEMORY_HEAP_SNAPSHOT=1 or 0,
  *                           MEMORY_API_NODE_OPTIONS / MEMORY_WORKER_NODE_OPTIONS: extra node flags, to compare)
  */
 import './crawl/quiet-logs';
 import autocannon from 'autocannon';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JobKinds, JobQueue } from '../src/jobs';
@@ -45,6 +46,7 @@ const CONNECTIONS = Math.max(1, Number(process.env.MEMORY_CONNECTIONS ?? 50));
 const SITES = Math.max(1, Number(process.env.MEMORY_SITES ?? 200));
 const WORKER_JOBS = Math.max(0, Number(process.env.MEMORY_WORKER_JOBS ?? 60));
 const HEAP_SNAPSHOT = process.env.MEMORY_HEAP_SNAPSHOT !== '0';
+const API = process.env.MEMORY_API !== 'off';
 const flags = (text: string | undefined): string[] => (text ?? '').split(/\s+/).filter(Boolean);
 const API_NODE_OPTIONS = flags(process.env.MEMORY_API_NODE_OPTIONS);
 const WORKER_NODE_OPTIONS = flags(process.env.MEMORY_WORKER_NODE_OPTIONS);
@@ -75,8 +77,8 @@ async function main(): Promise<void> {
   try {
     const run = async (url: string): Promise<void> => {
       const seed = await seedHotPath(url, SITES, PLANS_FILE);
-      summary.push(await measureApi(url, seed, dir));
-      if (WORKER_JOBS > 0) summary.push(await measureWorker(url));
+      if (API) summary.push(await measureApi(url, seed, dir));
+      if (WORKER_JOBS > 0) summary.push(await measureWorker(url, dir));
     };
     if (DATABASE === 'sqlite') await run(`sqlite:${join(dir, 'bench.db')}`);
     else await withMariaDbDatabase(MARIADB, 'mem_bench', run);
@@ -202,7 +204,9 @@ async function snapshotUnderLoad(
   for (const line of heapSummaryLines(summariseHeapSnapshot(join(snapshots, file)))) console.log(line);
 }
 
-async function measureWorker(databaseUrl: string): Promise<string> {
+async function measureWorker(databaseUrl: string, dir: string): Promise<string> {
+  const snapshots = join(dir, 'worker-snapshots');
+  mkdirSync(snapshots, { recursive: true });
   const shops: BenchSite[] = [];
   for (let i = 0; i < SHOPS; i++) shops.push(await startBenchSite(`Shop ${i}`));
   const worker = spawnScript(
@@ -223,7 +227,7 @@ async function measureWorker(databaseUrl: string): Promise<string> {
       TRAFFIC_RANK_REFRESH_MINUTES: '0',
       ...MALLOC_TUNING,
     },
-    WORKER_NODE_OPTIONS,
+    [...WORKER_NODE_OPTIONS, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`],
   );
   const pid = worker.child.pid;
   let rss: RssSampler | undefined;
@@ -242,11 +246,19 @@ async function measureWorker(databaseUrl: string): Promise<string> {
       for (let i = 0; i < WORKER_JOBS; i++)
         await queue.enqueue(m, JobKinds.siteIndex, { host: new URL(shops[i % shops.length].url).host });
     });
+    let printed = Date.now();
     for (;;) {
       const open = await db.manager.count(JobEntity, {
         where: [{ status: 'queued' }, { status: 'running' }],
       });
       if (open === 0) break;
+      if (Date.now() - printed >= 10_000) {
+        printed = Date.now();
+        console.log(
+          `  ${fmt((printed - started) / 1000).padStart(3)} s: ${WORKER_JOBS - open} jobs done, RSS ` +
+            `${fmt(rss.last)} MB (load ${load()})`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const seconds = (Date.now() - started) / 1000;
@@ -257,6 +269,7 @@ async function measureWorker(databaseUrl: string): Promise<string> {
       `${WORKER_JOBS} crawl jobs (${fmt(WORKER_JOBS / seconds, 2)} jobs/s${failed ? `, ${failed} failed` : ''}), ` +
       `${fmt(rss.last)} MB at end (load ${load()})`;
     console.log(line);
+    if (HEAP_SNAPSHOT) await snapshotWorker(worker, snapshots);
     return line;
   } finally {
     rss?.stop();
@@ -264,6 +277,30 @@ async function measureWorker(databaseUrl: string): Promise<string> {
     await db.close();
     await Promise.all(shops.map((shop) => shop.close()));
   }
+}
+
+/** A heap snapshot of the idle worker after its run, summarised (what it keeps between jobs). */
+async function snapshotWorker(worker: BenchProcess, snapshots: string): Promise<void> {
+  worker.child.kill('SIGUSR2');
+  for (let waited = 0; waited < 120_000; waited += 1500) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const file = readdirSync(snapshots).find((name) => name.endsWith('.heapsnapshot'));
+    // Written in one go on the main thread: complete once its size stops changing.
+    if (file && sizeOf(join(snapshots, file)) > 0 && (await steady(join(snapshots, file)))) {
+      console.log('worker after the run:');
+      for (const text of heapSummaryLines(summariseHeapSnapshot(join(snapshots, file)))) console.log(text);
+      return;
+    }
+  }
+  console.log('no heap snapshot of the worker was written');
+}
+
+const sizeOf = (file: string): number => statSync(file).size;
+
+async function steady(file: string): Promise<boolean> {
+  const before = sizeOf(file);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return sizeOf(file) === before;
 }
 
 type NextRequest = () => autocannon.Request;
