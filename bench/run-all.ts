@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'index.bench.js',
   'workers.bench.js',
   'fingerprints.bench.js',
+  'memory.bench.js',
 ];
 
 for (const file of BENCHMARKS) {

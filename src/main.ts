@@ -3,10 +3,12 @@ import { ConfigError, loadConfig } from './platform/config';
 import { ListenError } from './http/server';
 import { StartupError } from './storage/migrator';
 import { logger } from './platform/logger';
+import { boundHeapGrowth, HEAP_GROWING_PERCENT } from './platform/heap-growth';
 import { startService } from './service-runtime';
 
 /** `npm start`: the API with its embedded worker, stopped gracefully on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  boundHeapGrowth(HEAP_GROWING_PERCENT.api);
   let config;
   try {
     config = loadConfig();

@@ -5,6 +5,7 @@ import { StartupError } from './storage/migrator';
 import { logger } from './platform/logger';
 import { buildServices } from './services/services';
 import { mallocTuned } from './platform/malloc-tuning';
+import { boundHeapGrowth, HEAP_GROWING_PERCENT } from './platform/heap-growth';
 import { connectSharedState } from './redis/shared-state';
 import { startWorker, warmDetectionEngine } from './workers/worker-runtime';
 
@@ -14,6 +15,7 @@ import { startWorker, warmDetectionEngine } from './workers/worker-runtime';
  * lets running jobs finish within SHUTDOWN_GRACE_MS and hands the rest back to the queue.
  */
 async function main(): Promise<void> {
+  boundHeapGrowth(HEAP_GROWING_PERCENT.worker);
   const config = loadConfig();
   logger.level = config.LOG_LEVEL;
   const db = await Database.open(config.DATABASE_URL, workerOpenOptions(config));

@@ -1,5 +1,6 @@
 import { deepFreeze } from '../../platform/deep-freeze';
 import type { LookupMonth } from '../site-index/site-index.service';
+import { HELD_BYTES_PER_JSON_BYTE } from '../platform/held-bytes';
 
 /**
  * A site's assembled Lookup v1 history as kept in memory (see SiteIndexService.lookup), and its
@@ -10,8 +11,12 @@ import type { LookupMonth } from '../site-index/site-index.service';
 export class StoredHistory {
   private readonly views = new Map<number, readonly LookupMonth[]>();
 
+  /** An estimate of the memory it holds, views and rendered answers included (for the cache's bound). */
+  readonly heldBytes: number;
+
   constructor(private readonly months: readonly LookupMonth[]) {
     deepFreeze(months);
+    this.heldBytes = HELD_BYTES_PER_JSON_BYTE * JSON.stringify(months).length;
   }
 
   get empty(): boolean {

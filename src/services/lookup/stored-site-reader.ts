@@ -8,9 +8,13 @@ import { eventsOf, parseList, SiteIndexService } from '../site-index/site-index.
 import { siteKeyOf } from '../site-index/site-key';
 import { VersionedCache } from '../platform/versioned-cache';
 import { deepFreeze } from '../../platform/deep-freeze';
+import { HELD_BYTES_PER_JSON_BYTE } from '../platform/held-bytes';
 
-/** Sites whose current technologies are kept in memory (see StoredSiteReader.technologies). */
-const TECHNOLOGY_CACHE_SITES = 10_000;
+/**
+ * The memory the sites' current technologies kept in memory may take (see
+ * StoredSiteReader.technologies), estimated as HELD_BYTES_PER_JSON_BYTE times their JSON text.
+ */
+const TECHNOLOGY_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** A site's current technology as stored (site_technologies), before the window and the form. */
 interface StoredTechnology {
@@ -81,7 +85,10 @@ export class StoredSiteReader {
    * by every request, and lookup.contract.ts keeps each one's JSON text), under the version of
    * the site row they were read at.
    */
-  private readonly current = new VersionedCache<number, CurrentTechnology[]>(TECHNOLOGY_CACHE_SITES);
+  private readonly current = new VersionedCache<number, CurrentTechnology[]>({
+    maxBytes: TECHNOLOGY_CACHE_BYTES,
+    weigh: (technologies) => HELD_BYTES_PER_JSON_BYTE * JSON.stringify(technologies).length,
+  });
 
   constructor(
     private readonly stored: StoredSiteRepository,
@@ -109,7 +116,7 @@ export class StoredSiteReader {
 
   /**
    * The site's technologies confirmed inside the window, by confidence. The site's current
-   * technologies are kept in memory (TECHNOLOGY_CACHE_SITES sites, least recently used out) and
+   * technologies are kept in memory (TECHNOLOGY_CACHE_BYTES of them, least recently used out) and
    * used while the site row read for this request says nothing was recorded since: every recorded
    * analysis raises its page views and last analysis time in the transaction that writes the
    * technologies, in any process (Lookup v1's history cache rests on the same rule). The window

@@ -81,8 +81,11 @@ const MAX_KEYWORDS = 100;
 export const CRAWL_RECORD_PRECEDENCE_DAYS = 30;
 /** Lookup v1 answers from six months ago to today. */
 export const LOOKUP_MONTHS = 6;
-/** Sites whose assembled Lookup v1 history is kept in memory. */
-const LOOKUP_CACHE_SITES = 10_000;
+/**
+ * The memory the assembled Lookup v1 histories kept in memory may take (estimated: see
+ * heldBytesOf). Counted in sites (10,000) it could grow to 400 MB of 15-technology sites.
+ */
+const LOOKUP_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * The site index: every analysis is recorded here (site, technologies with first-seen and
@@ -96,7 +99,10 @@ export class SiteIndexService {
   private readonly sql: RawSql;
   private readonly index: SiteIndexRepository;
   /** Assembled Lookup v1 histories by host name (see lookup). */
-  private readonly histories = new VersionedCache<string, StoredHistory>(LOOKUP_CACHE_SITES);
+  private readonly histories = new VersionedCache<string, StoredHistory>({
+    maxBytes: LOOKUP_CACHE_BYTES,
+    weigh: (history) => history.heldBytes,
+  });
   /** The site rows the stored lookups read first, several requests' in one statement. */
   readonly siteRows: SiteRowLoader;
 
@@ -238,7 +244,7 @@ export class SiteIndexService {
 
   /**
    * Lookup v1's months, from the site's stored history (six months to today). The assembled history
-   * of a site is kept in memory (LOOKUP_CACHE_SITES sites) and used while the site's row says
+   * of a site is kept in memory (LOOKUP_CACHE_BYTES of them) and used while the site's row says
    * nothing was recorded since (its page-view count and last analysis time, one indexed read):
    * every recorded analysis raises both, in any process, so a cached history is never stale.
    */
