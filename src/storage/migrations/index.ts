@@ -17,6 +17,7 @@ import { DownloadOrigins1764410000000 } from './1764410000000-download-origins';
 import { FingerprintPacks1764500000000 } from './1764500000000-fingerprint-packs';
 import { FingerprintProvenance1764510000000 } from './1764510000000-fingerprint-provenance';
 import { SigningSecretGrace1764640000000 } from './1764640000000-signing-secret-grace';
+import { TechnologyTimeline1764650000000 } from './1764650000000-technology-timeline';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   FingerprintPacks1764500000000,
   FingerprintProvenance1764510000000,
   SigningSecretGrace1764640000000,
+  TechnologyTimeline1764650000000,
 ];
