@@ -1,9 +1,14 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { toChangeConnection, toIndexedSite } from '../schema/change.mapper';
 import { IndexedSite, TechnologyChangeConnection } from '../schema/change.type';
+import { argsTypeOf } from '../schema/zod-graphql';
+import { SiteTimelineRequest } from '../services/changes/changes.contract';
+import { parseRequest } from '../services/platform/request-schema';
 import { changesInput, ChangeFilter } from './change.resolver';
 import { GraphQLContext, requireCaller } from './context';
 import { RateLimited } from './guards';
+
+const SiteArgs = argsTypeOf(SiteTimelineRequest, 'SiteArgs');
 
 @Resolver(() => IndexedSite)
 export class SiteResolver {
@@ -15,13 +20,8 @@ export class SiteResolver {
       'charged as GET /v2/changes/.',
   })
   @RateLimited('changes')
-  async site(
-    @Ctx() ctx: GraphQLContext,
-    @Arg('domain', {
-      description: 'The site: host name (www. is the same site), with a port when not the default',
-    })
-    domain: string,
-  ): Promise<IndexedSite | null> {
+  async site(@Ctx() ctx: GraphQLContext, @Args(() => SiteArgs) args: object): Promise<IndexedSite | null> {
+    const { domain } = parseRequest(SiteTimelineRequest, args);
     const site = await ctx.services.changes.site(requireCaller(ctx), domain);
     return site ? toIndexedSite(site) : null;
   }

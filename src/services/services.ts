@@ -331,6 +331,7 @@ export async function buildServices(
       deliveredCallbackDays: config.DELIVERY_LOG_RETENTION_DAYS,
       failedCallbackDays: config.FAILED_DELIVERY_RETENTION_DAYS,
       usageChargeDays: config.USAGE_RETENTION_DAYS,
+      technologyChangeDays: config.CHANGE_LOG_RETENTION_DAYS,
       batchSize: config.RETENTION_BATCH_SIZE,
     }),
     enricher,

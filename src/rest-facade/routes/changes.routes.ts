@@ -1,6 +1,14 @@
+import { NotFoundError } from '../../errors';
 import { ChangeResolver } from '../../resolvers/change.resolver';
-import type { TechnologyChangeConnection } from '../../schema/change.type';
-import { ChangesPageShape, ChangesRequest } from '../../services/changes/changes.contract';
+import { SiteResolver } from '../../resolvers/site.resolver';
+import type { IndexedSite, TechnologyChangeConnection } from '../../schema/change.type';
+import {
+  ChangesPageShape,
+  ChangesRequest,
+  SiteTimelineRequest,
+  SiteTimelineShape,
+  toSiteTimeline,
+} from '../../services/changes/changes.contract';
 import type { AnyRoute } from '../route';
 
 /** The connection GraphQL returns, as REST's page: the nodes, and moreAfter while more follow. */
@@ -46,6 +54,28 @@ export const CHANGES_ROUTES: AnyRoute[] = [
     present: (connection: TechnologyChangeConnection) => ({ status: 200, body: presentPage(connection) }),
     responses: {
       200: { description: 'One page of matching changes, oldest first', shape: ChangesPageShape },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v2/sites/{domain}',
+    operationId: 'getSiteTimeline',
+    summary: "A site's technology timeline (1 credit when the site is in the index)",
+    description:
+      'Every technology the index has seen on the site, live ones first: first and last seen, whether it is ' +
+      'on the site now, when it was last removed, the pages whose latest reading found it, and each ' +
+      "version's first and last sighting. An extension path: Lookup v2's published shape is unchanged.",
+    tag: 'Change feed',
+    request: SiteTimelineRequest,
+    pathParams: ['domain'],
+    resolver: [SiteResolver, 'site'],
+    present: (site: IndexedSite | null, values: { domain?: string }) => {
+      if (!site) throw new NotFoundError(`${values.domain ?? 'the site'} is not in the index`);
+      return { status: 200, body: toSiteTimeline(site) };
+    },
+    responses: {
+      200: { description: 'The site and its timelines', shape: SiteTimelineShape },
+      404: { description: 'The site is not in the index (not charged)', shape: 'error' },
     },
   },
 ];

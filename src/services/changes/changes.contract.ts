@@ -153,3 +153,90 @@ export function toChangesPage(page: ChangePageSource): z.output<typeof ChangesPa
     ...(page.moreAfter === null ? {} : { moreAfter: page.moreAfter }),
   };
 }
+
+/** GET /v2/sites/{domain} and GraphQL site(domain). */
+export const SiteTimelineRequest = z.object({
+  domain: field.text({
+    maxLength: 260,
+    required: true,
+    description: 'The site: its host name (www. is the same site), with a port when not the default',
+  }),
+});
+
+const SightingShape = z.strictObject({
+  version: z.string(),
+  firstSeenAt: z.number().int().describe('UNIX seconds'),
+  lastSeenAt: z.number().int().describe('UNIX seconds'),
+});
+
+const TechnologyTimelineShape = z.strictObject({
+  technology: z.string().describe('Technology slug'),
+  name: z.string(),
+  version: z.string().optional().describe('Best known version'),
+  live: z
+    .boolean()
+    .describe(
+      'On the site now: false once an analysis read every page where it had been found and found it on none',
+    ),
+  firstSeenAt: z.number().int().describe('UNIX seconds, first seen'),
+  lastSeenAt: z.number().int().describe('UNIX seconds, last seen'),
+  removedAt: z.number().int().optional().describe('UNIX seconds of its last removal (absent: never removed)'),
+  evidencePaths: z
+    .array(z.string())
+    .describe('Paths of the pages whose latest reading found it ("*": some page of an older crawl)'),
+  versions: z.array(SightingShape).describe('Versions seen, in the order first seen'),
+});
+
+/** GET /v2/sites/{domain}: a site of the index with its technologies' timelines (an extension path). */
+export const SiteTimelineShape = z.strictObject({
+  domain: z.string().describe('The site (host without www., with a port when not the default)'),
+  registrableDomain: z.string(),
+  firstSeenAt: z.number().int().describe('UNIX seconds, first analysed'),
+  lastAnalyzedAt: z.number().int().describe('UNIX seconds, last analysed'),
+  technologies: z
+    .array(TechnologyTimelineShape)
+    .describe('Every technology ever seen on it, live ones first'),
+});
+
+/** The site as GraphQL types it (IndexedSite), as far as the published shape reads it. */
+export interface SiteTimelineSource {
+  domain: string;
+  registrableDomain: string;
+  firstSeenAt: number;
+  lastAnalyzedAt: number;
+  technologies: readonly {
+    slug: string;
+    name: string;
+    version: string | null;
+    live: boolean;
+    firstSeenAt: number;
+    lastSeenAt: number;
+    removedAt: number | null;
+    evidencePaths: string[];
+    versions: readonly { version: string; firstSeenAt: number; lastSeenAt: number }[];
+  }[];
+}
+
+export function toSiteTimeline(site: SiteTimelineSource): z.output<typeof SiteTimelineShape> {
+  return {
+    domain: site.domain,
+    registrableDomain: site.registrableDomain,
+    firstSeenAt: site.firstSeenAt,
+    lastAnalyzedAt: site.lastAnalyzedAt,
+    technologies: site.technologies.map((t) => ({
+      technology: t.slug,
+      name: t.name,
+      ...(t.version ? { version: t.version } : {}),
+      live: t.live,
+      firstSeenAt: t.firstSeenAt,
+      lastSeenAt: t.lastSeenAt,
+      ...(t.removedAt !== null ? { removedAt: t.removedAt } : {}),
+      evidencePaths: t.evidencePaths,
+      versions: t.versions.map((v) => ({
+        version: v.version,
+        firstSeenAt: v.firstSeenAt,
+        lastSeenAt: v.lastSeenAt,
+      })),
+    })),
+  };
+}
