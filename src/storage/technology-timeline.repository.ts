@@ -99,6 +99,19 @@ export class TechnologyTimelineRepository {
       .execute();
   }
 
+  /** A version that stopped being current keeps the technology's previous sighting as its last. */
+  async supersedeVersion(
+    m: EntityManager,
+    siteId: number,
+    superseded: { slug: string; version: string; lastSeenAt: Date },
+  ): Promise<void> {
+    await m.update(
+      SiteTechnologyVersionEntity,
+      { siteId, slug: superseded.slug, version: superseded.version },
+      { lastSeenAt: superseded.lastSeenAt },
+    );
+  }
+
   /**
    * Appends changes of one site, in one statement, and returns them with their ids. The caller
    * holds the site's row lock (or SQLite's one writer), so the site's newest rows are these.

@@ -209,10 +209,11 @@ export class ChangeFeedService {
         lastSeenAt: t.confirmedAt,
         removedAt: t.removedAt,
         evidencePaths: parsePaths(t.evidencePaths),
+        // The current version's last sighting is the technology's (see technology-timeline.ts).
         versions: (bySlug.get(t.slug) ?? []).map((v) => ({
           version: v.version,
           firstSeenAt: v.firstSeenAt,
-          lastSeenAt: v.lastSeenAt,
+          lastSeenAt: v.version === t.version && t.confirmedAt > v.lastSeenAt ? t.confirmedAt : v.lastSeenAt,
         })),
       })),
     };

@@ -23,8 +23,14 @@ export interface TimelinePlan {
   /** Rows of technologies the analysis did not find whose evidence shrank, or which it removes. */
   undetected: { id: number; evidencePaths: string; removed: boolean }[];
   changes: PlannedChange[];
-  /** Versions seen, per slug (their sighting times move to this analysis). */
+  /**
+   * Versions whose sighting this analysis writes (new ones start here, known ones were last seen
+   * here). A technology's current version, unchanged, is not written: its last sighting is the
+   * technology's own (site_technologies.confirmed_at), which the index writes anyway.
+   */
   versions: { slug: string; version: string }[];
+  /** Versions that stopped being current: their last sighting is the technology's previous one. */
+  superseded: { slug: string; version: string; lastSeenAt: Date }[];
 }
 
 /**
@@ -53,7 +59,13 @@ export function planTimeline(
     }
   }
   const rows = new Map(prior.map((row) => [row.slug, row]));
-  const plan: TimelinePlan = { evidence: new Map(), undetected: [], changes: [], versions: [] };
+  const plan: TimelinePlan = {
+    evidence: new Map(),
+    undetected: [],
+    changes: [],
+    versions: [],
+    superseded: [],
+  };
   for (const tech of observation.technologies) {
     const row = rows.get(tech.slug);
     // A technology of the merged result found on no single page (a rendered page's finding) was
@@ -64,9 +76,14 @@ export function planTimeline(
       tech.slug,
       JSON.stringify(bounded([...seen, ...kept.filter((p) => !seen.includes(p))])),
     );
-    for (const version of tech.versions)
-      plan.versions.push({ slug: tech.slug, version: version.slice(0, 60) });
     const toVersion = tech.version.slice(0, 60);
+    // The version the index keeps for it after this analysis (upsertTechnologies: the best one seen).
+    const current = toVersion || row?.version || '';
+    const unchanged = row?.live && current === row.version ? current : null;
+    for (const version of new Set([...tech.versions.map((v) => v.slice(0, 60)), toVersion]))
+      if (version && version !== unchanged) plan.versions.push({ slug: tech.slug, version });
+    if (row?.version && current !== row.version)
+      plan.superseded.push({ slug: tech.slug, version: row.version, lastSeenAt: row.confirmedAt });
     if (!row || !row.live) {
       plan.changes.push({ slug: tech.slug, name: tech.name, kind: 'added', fromVersion: '', toVersion });
     } else if (toVersion && row.version && toVersion !== row.version) {
@@ -82,14 +99,16 @@ export function planTimeline(
   const detected = new Set(observation.technologies.map((t) => t.slug));
   for (const row of prior) {
     if (!row.live || detected.has(row.slug)) continue;
-    const before = pathsOf(row.evidencePaths);
+    // A row written without evidence (not by an analysis) counts as seen on some crawled page.
+    const stored = pathsOf(row.evidencePaths);
+    const before = stored.length ? stored : [SOME_CRAWLED_PAGE];
     const after = before.filter((p) => !read.has(p));
-    if (after.length === before.length) continue;
+    if (after.length === before.length && stored.length) continue;
     const removed = after.length === 0;
     // The evidence a removed technology last had stays, saying where it was seen last.
     plan.undetected.push({
       id: row.id,
-      evidencePaths: removed ? row.evidencePaths : JSON.stringify(after),
+      evidencePaths: JSON.stringify(removed ? before : after),
       removed,
     });
     if (removed)

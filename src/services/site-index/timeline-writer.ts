@@ -56,6 +56,7 @@ export class TimelineWriter {
     const at = observation.at;
     for (const row of step.undetected) await this.repository.markUndetected(m, row, at);
     await this.repository.sightVersions(m, site.id, step.versions, at);
+    for (const version of step.superseded) await this.repository.supersedeVersion(m, site.id, version);
     const fingerprintsVersion = observation.fingerprintsVersion ?? '';
     const ids = await this.repository.appendChanges(m, site.id, step.changes, fingerprintsVersion, at);
     return step.changes.map((change, i) => ({

@@ -44,6 +44,7 @@ const row = (slug: string, evidence: string[], extra: Partial<SiteTechnologyEnti
     name: slug,
     version: '',
     live: true,
+    confirmedAt: new Date(0),
     evidencePaths: JSON.stringify(evidence),
     ...extra,
   }) as SiteTechnologyEntity;
@@ -70,6 +71,8 @@ describe('planTimeline', () => {
     ]);
     expect(plan.evidence.get('e')).toBe('["/","/about"]');
     expect(plan.versions).toEqual([{ slug: 'e', version: '2.0' }]);
+    // 1.0 stopped being current: its last sighting is e's previous one.
+    expect(plan.superseded).toEqual([{ slug: 'e', version: '1.0', lastSeenAt: new Date(0) }]);
   });
 
   it('adds what is new or was removed, and an unknown version is no version change', () => {
@@ -79,5 +82,22 @@ describe('planTimeline', () => {
       ['f', 'added', '4'],
       ['h', 'added', ''],
     ]);
+  });
+
+  it('a row without evidence counts as seen on some crawled page', () => {
+    const prior = [row('i', [])];
+    expect(planTimeline(prior, observed({ '/': [] })).undetected).toEqual([
+      { id: 1, evidencePaths: '["*"]', removed: false },
+    ]);
+    const plan = planTimeline(prior, observed({ '/': [], '/about': [] }));
+    expect(plan.changes.map((c) => [c.slug, c.kind])).toEqual([['i', 'removed']]);
+  });
+
+  it('writes no sighting for a current version seen again (its last sighting is the technology’s)', () => {
+    const prior = [row('g', ['/'], { version: '3.1' })];
+    const steady = planTimeline(prior, observed({ '/': [tech('g', '3.1')] }));
+    expect([steady.versions, steady.superseded, steady.changes]).toEqual([[], [], []]);
+    const unknown = planTimeline(prior, observed({ '/': [tech('g')] }));
+    expect([unknown.versions, unknown.superseded, unknown.changes]).toEqual([[], [], []]);
   });
 });
