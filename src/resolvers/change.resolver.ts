@@ -23,7 +23,7 @@ export function changesInput(
   first?: number | null,
   after?: string | null,
 ) {
-  return parseRequest(ChangesRequest, { ...(filter ?? {}), limit: first, after });
+  return parseRequest(ChangesRequest, { ...(filter ?? {}), first, after });
 }
 
 /**

@@ -48,8 +48,8 @@ export const CHANGES_ROUTES: AnyRoute[] = [
     request: ChangesRequest,
     resolver: [ChangeResolver, 'changes'],
     args: (values: Record<string, unknown>) => {
-      const { limit, after, ...filter } = values;
-      return [filter, limit, after];
+      const { first, after, ...filter } = values;
+      return [filter, first, after];
     },
     present: (connection: TechnologyChangeConnection) => ({ status: 200, body: presentPage(connection) }),
     responses: {

@@ -84,7 +84,7 @@ export class ChangeFeedService {
         reason: CREDIT_PRICES.changes.endpoint,
         readOnly: true,
       },
-      () => this.page(filter, input.limit, input.after),
+      () => this.page(filter, input.first, input.after),
     );
   }
 

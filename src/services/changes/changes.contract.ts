@@ -77,7 +77,8 @@ export type ChangeFilterInput = z.output<typeof ChangeFilterSchema>;
 /** GET /v2/changes/ (and GraphQL changes(filter, first, after), whose `first` is REST's `limit`). */
 export const ChangesRequest = z.object({
   ...ChangeFilterFields,
-  limit: field.integer({
+  first: field.integer({
+    rest: 'limit',
     min: 1,
     max: CHANGES_LIMIT_MAX,
     default: CHANGES_LIMIT_DEFAULT,

@@ -247,7 +247,7 @@ describe('the change feed', () => {
       n: 5000,
     });
     expect(bad.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
-    expect(bad.body.errors[0].message).toMatch(/between 1 and 1000/);
+    expect(bad.body.errors[0].message).toMatch(/^first must be between 1 and 1000/);
 
     service.clock.advance(1000);
     const site = await service.graphql(
