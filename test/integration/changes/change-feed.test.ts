@@ -7,7 +7,15 @@ import { eventually } from '../../helpers/eventually';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
 import { eventSubscribers } from '../../helpers/redis-subscribers';
 import { startTestService, TestService } from '../../helpers/test-service';
-import { contactPage, ChangingSite, JQUERY, LODASH, startChangingSite, wordpressHome } from './changing-site';
+import {
+  contactPage,
+  ChangingSite,
+  GENEROUS_FETCHES,
+  JQUERY,
+  LODASH,
+  startChangingSite,
+  wordpressHome,
+} from './changing-site';
 
 interface Change {
   id: number;
@@ -60,7 +68,13 @@ describe('the change feed', () => {
   beforeAll(async () => {
     a = await startChangingSite({ '/': wordpressHome('6.4.2', JQUERY), '/contact': contactPage('5.8') });
     b = await startChangingSite({ '/': wordpressHome('6.4.2', LODASH) }, '127.0.0.2');
-    const shared = { ...FAST_SETTINGS, REDIS_URL, REDIS_KEY_PREFIX: redisPrefix, LOG_LEVEL: 'error' };
+    const shared = {
+      ...FAST_SETTINGS,
+      ...GENEROUS_FETCHES,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: redisPrefix,
+      LOG_LEVEL: 'error',
+    };
     service = await startTestService(shared);
     listener = await startTestService(shared);
     ({ apiKey, accountId } = await service.createAccount({ plan: 'large', credits: 1000 }));

@@ -1,6 +1,12 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * Fetch timeouts for these tests: a page that times out on a loaded machine is a failed page, which
+ * the timeline rightly does not count as read, and the test would see a change it did not make.
+ */
+export const GENEROUS_FETCHES = { FETCH_TIMEOUT_MS: '10000', FETCH_CONNECT_TIMEOUT_MS: '5000' };
+
 /** A page a changing site serves: its HTML, or `fail` (an HTTP 500). */
 export type ServedPage = string | 'fail';
 

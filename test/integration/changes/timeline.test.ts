@@ -1,6 +1,14 @@
 import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
 import { startTestService, TestService } from '../../helpers/test-service';
-import { contactPage, ChangingSite, JQUERY, LODASH, startChangingSite, wordpressHome } from './changing-site';
+import {
+  contactPage,
+  ChangingSite,
+  GENEROUS_FETCHES,
+  JQUERY,
+  LODASH,
+  startChangingSite,
+  wordpressHome,
+} from './changing-site';
 
 interface Change {
   id: number;
@@ -36,7 +44,7 @@ describe('technology timeline and change log', () => {
 
   beforeAll(async () => {
     site = await startChangingSite({ '/': wordpressHome('6.4.2', JQUERY), '/contact': contactPage('5.8') });
-    service = await startTestService(FAST_SETTINGS);
+    service = await startTestService({ ...FAST_SETTINGS, ...GENEROUS_FETCHES });
     ({ apiKey } = await service.createAccount({ plan: 'large', credits: 1000 }));
   });
   afterAll(async () => {
