@@ -16,6 +16,7 @@ const BENCHMARKS = [
   'lists.bench.js',
   'index.bench.js',
   'workers.bench.js',
+  'record.bench.js',
   'fingerprints.bench.js',
   'memory.bench.js',
 ];

@@ -64,6 +64,18 @@ export const CREDIT_PRICES = {
     credits: 1,
     unit: '10 subdomains returned (rounded up)',
   },
+  changes: {
+    family: 'changes',
+    endpoint: 'GET /v2/changes/',
+    credits: 1,
+    unit: '10 changes returned (rounded up; an empty page is free)',
+  },
+  siteTimeline: {
+    family: 'changes',
+    endpoint: 'GraphQL site(domain)',
+    credits: 1,
+    unit: 'site found in the index (its timeline; its changes are charged as GET /v2/changes/)',
+  },
   listWebsite: {
     family: 'lists-finalize',
     endpoint: 'POST /v2/lists/{id}',

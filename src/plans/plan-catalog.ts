@@ -19,6 +19,7 @@ export const FAMILIES = [
   'analyze',
   'verify',
   'subdomains',
+  'changes',
   'credits',
   'usage',
   'account',
@@ -63,6 +64,8 @@ const baseLimits: Record<Family, RateLimit> = {
   analyze: perSecond(1),
   verify: perSecond(5),
   subdomains: perSecond(5),
+  // Not in the spec (an extension): paging through the feed, like the subdomain finder.
+  changes: perSecond(5),
   // Not in the spec's table: cheap reads, limited like the other synchronous reads.
   credits: perSecond(5),
   usage: perSecond(5),

@@ -18,6 +18,8 @@ export const TOPICS = {
   addressBlocked: 'ADDRESS_BLOCKED',
   /** A fingerprint set was activated: every process reads and compiles it (FingerprintSource). */
   fingerprintsActivated: 'FINGERPRINTS_ACTIVATED',
+  /** A technology was added to, removed from, or changed version on a site (the change log's rows). */
+  technologyChanged: 'TECHNOLOGY_CHANGED',
 } as const;
 
 /** Carries events between processes; `deliver` hands each received event to the local listeners. */

@@ -2,6 +2,7 @@ import { AccountResolver } from './account.resolver';
 import { AnalysisResolver } from './analysis.resolver';
 import { CallbackDeliveryResolver } from './callback-delivery.resolver';
 import { CatalogueResolver } from './catalogue.resolver';
+import { ChangeResolver } from './change.resolver';
 import { DatasetResolver } from './dataset.resolver';
 import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
@@ -9,6 +10,7 @@ import { FingerprintPackResolver } from './fingerprint-pack.resolver';
 import { LeadListResolver } from './lead-list.resolver';
 import { LookupV2Resolver } from './lookup-v2.resolver';
 import { SiteImportResolver } from './site-import.resolver';
+import { SiteResolver } from './site.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
 
 /** Every resolver class of the schema. Add new resolvers here. */
@@ -17,6 +19,7 @@ export const RESOLVERS = [
   AnalysisResolver,
   CallbackDeliveryResolver,
   CatalogueResolver,
+  ChangeResolver,
   DatasetResolver,
   DetectedTechnologyResolver,
   EmailVerificationResolver,
@@ -24,5 +27,6 @@ export const RESOLVERS = [
   LeadListResolver,
   LookupV2Resolver,
   SiteImportResolver,
+  SiteResolver,
   SubdomainResolver,
 ];

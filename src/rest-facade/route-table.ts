@@ -2,6 +2,7 @@ import type { AnyRoute } from './route';
 import { ACCOUNT_ROUTES, usageRoutesFor } from './routes/account.routes';
 import { ANALYSIS_ROUTES } from './routes/analysis.routes';
 import { CATALOGUE_ROUTES } from './routes/catalogue.routes';
+import { CHANGES_ROUTES } from './routes/changes.routes';
 import { DATASET_ROUTES } from './routes/dataset.routes';
 import { LISTS_ROUTES } from './routes/lists.routes';
 import { LOOKUP_V2_ROUTES } from './routes/lookup-v2.routes';
@@ -18,6 +19,7 @@ const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...LOOKUP_V2_ROUTES,
   ...VERIFY_ROUTES,
   ...SUBDOMAIN_ROUTES,
+  ...CHANGES_ROUTES,
   ...CATALOGUE_ROUTES,
   ...LISTS_ROUTES,
   ...DATASET_ROUTES,

@@ -54,6 +54,7 @@ import { AcceptedAnalyses } from './analysis/accepted-analyses';
 import { OperatorImportService } from './site-index/operator-import.service';
 import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
+import { ChangeFeedService } from './changes/change-feed.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip-database';
 import { ServiceMetrics } from '../platform/service-metrics';
 import { OperationalFiguresService } from './platform/operational-figures.service';
@@ -104,6 +105,8 @@ export interface Services {
   renderer: PageRenderer;
   analysis: AnalysisService;
   subdomains: SubdomainService;
+  /** The change feed and site timelines (GET /v2/changes/, GraphQL site, technologyChanged). */
+  changes: ChangeFeedService;
   verification: EmailVerificationService;
   /** The public technology and category catalogue. */
   catalogue: CatalogueService;
@@ -220,7 +223,9 @@ export async function buildServices(
   const metrics = new ServiceMetrics();
   metrics.setFingerprintCount(engines.current().fingerprints.technologies.length);
   engines.onSwitch((next) => metrics.setFingerprintCount(next.fingerprints.technologies.length));
-  const siteIndex = new SiteIndexService(db);
+  const siteIndex = new SiteIndexService(db, (changes) => {
+    for (const change of changes) events.publish(TOPICS.technologyChanged, change);
+  });
   const emailVerifier = buildEmailVerifier(config);
   const renderer = buildPageRenderer(engines, config.RENDER, {
     executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
@@ -329,6 +334,7 @@ export async function buildServices(
     renderer,
     analysis,
     subdomains,
+    changes: new ChangeFeedService(db, metering, engines),
     verification,
     catalogue,
     geoip,
@@ -339,6 +345,7 @@ export async function buildServices(
       deliveredCallbackDays: config.DELIVERY_LOG_RETENTION_DAYS,
       failedCallbackDays: config.FAILED_DELIVERY_RETENTION_DAYS,
       usageChargeDays: config.USAGE_RETENTION_DAYS,
+      technologyChangeDays: config.CHANGE_LOG_RETENTION_DAYS,
       batchSize: config.RETENTION_BATCH_SIZE,
     }),
     enricher,

@@ -2,7 +2,12 @@ import { Database, dbDate } from './database';
 
 /** The kinds of finished work the retention sweep removes. */
 export type RetainedWork =
-  'succeededJobs' | 'deadJobs' | 'deliveredCallbacks' | 'failedCallbacks' | 'usageCharges';
+  | 'succeededJobs'
+  | 'deadJobs'
+  | 'deliveredCallbacks'
+  | 'failedCallbacks'
+  | 'usageCharges'
+  | 'technologyChanges';
 
 /** Where each kind lives: its table and a condition on its indexed (status, time) pair; `?` is the cut-off. */
 const WORK: Record<RetainedWork, { table: string; where: string }> = {
@@ -12,6 +17,8 @@ const WORK: Record<RetainedWork, { table: string; where: string }> = {
   failedCallbacks: { table: 'callback_deliveries', where: "status = 'failed' AND created_at < ?" },
   // Credit grants, refunds and purchases (the other ledger kinds) are never removed.
   usageCharges: { table: 'credit_ledger', where: "kind = 'charge' AND created_at < ?" },
+  // The change log (the timeline itself lives on site_technologies and stays).
+  technologyChanges: { table: 'technology_changes', where: 'at < ?' },
 };
 
 /** The statements of the retention sweep: select a batch of expired rows, then delete it by primary key. */

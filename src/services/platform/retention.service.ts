@@ -8,6 +8,8 @@ export interface RetentionPolicy {
   deliveredCallbackDays: number;
   failedCallbackDays: number;
   usageChargeDays: number;
+  /** Rows of the change log (GET /v2/changes/), by the time of the change. */
+  technologyChangeDays: number;
   /** Rows removed per statement (RETENTION_BATCH_SIZE): each batch is one short transaction. */
   batchSize: number;
 }
@@ -41,6 +43,7 @@ export class RetentionService {
       { name: 'deliveredCallbacks', days: policy.deliveredCallbackDays },
       { name: 'failedCallbacks', days: policy.failedCallbackDays },
       { name: 'usageCharges', days: policy.usageChargeDays },
+      { name: 'technologyChanges', days: policy.technologyChangeDays },
     ];
   }
 

@@ -18,6 +18,7 @@ import { StoredHistory } from '../lookup/stored-history';
 import { SiteRowLoader } from '../../storage/site-row-loader';
 import { setsMaskOf } from '../analysis/site-sets';
 import { versionKeyOf } from './version-key';
+import { TimelineWriter, type RecordedChange, type TimelineStep } from './timeline-writer';
 
 /** One analysed page of a site. */
 export interface AnalysedPage {
@@ -106,10 +107,18 @@ export class SiteIndexService {
   /** The site rows the stored lookups read first, several requests' in one statement. */
   readonly siteRows: SiteRowLoader;
 
-  constructor(private readonly db: Database) {
+  /** The technology timeline and change log, written with each analysis. */
+  readonly timeline: TimelineWriter;
+
+  /** `onChanges` hears the changes of each recorded analysis once it has committed. */
+  constructor(
+    private readonly db: Database,
+    onChanges?: (changes: RecordedChange[]) => void,
+  ) {
     this.sql = rawSqlOf(db);
     this.index = new SiteIndexRepository(db, this.sql);
     this.siteRows = new SiteRowLoader(this.sql);
+    this.timeline = new TimelineWriter(db, onChanges);
   }
 
   /**
@@ -126,12 +135,15 @@ export class SiteIndexService {
         `fingerprint version longer than ${MAX_FINGERPRINTS_VERSION} characters: ${observation.fingerprintsVersion}`,
       );
     await this.db.transaction((m) => this.insertSiteIfMissing(m, key, observation.at));
-    const site = await this.db.transaction(async (m) => {
+    const { site, changes } = await this.db.transaction(async (m) => {
       const site = await this.updateSite(m, key, observation);
-      await this.upsertTechnologies(m, site.id, observation);
+      const timeline = await this.timeline.plan(m, site.id, observation);
+      await this.upsertTechnologies(m, site.id, observation, timeline);
+      const changes = await this.timeline.write(m, site, observation, timeline);
       await this.upsertMonth(m, site.id, month, observation);
-      return site;
+      return { site, changes };
     });
+    this.timeline.published(changes);
     // Host names in a transaction of their own: names most sites share (an analytics or CDN host)
     // stay locked only for their upserts, not while the site's rows are written, so concurrent
     // analyses of different sites (MariaDB, several workers) do not queue behind each other on them.
@@ -346,15 +358,12 @@ export class SiteIndexService {
     m: EntityManager,
     siteId: number,
     observation: SiteObservation,
+    timeline: Pick<TimelineStep, 'prior' | 'evidence'>,
   ): Promise<void> {
-    const slugs = observation.technologies.map((t) => t.slug);
-    if (slugs.length === 0) return;
-    const existing = new Map(
-      (await m.find(SiteTechnologyEntity, { where: { siteId, slug: In(slugs) } })).map((row) => [
-        row.slug,
-        row,
-      ]),
-    );
+    if (observation.technologies.length === 0) return;
+    // The site's rows as the timeline read them, in this transaction (under the site's lock).
+    const existing = new Map(timeline.prior.map((row) => [row.slug, row]));
+    const { evidence } = timeline;
     const rootSlugs = new Set(
       observation.pages.filter((p) => p.isRoot).flatMap((p) => p.technologies.map((t) => t.slug)),
     );
@@ -374,6 +383,8 @@ export class SiteIndexService {
           fingerprintsVersion: observation.fingerprintsVersion ?? '',
           firstSeenAt: observation.at,
           confirmedAt: observation.at,
+          live: true,
+          evidencePaths: evidence.get(tech.slug) ?? '[]',
         });
         continue;
       }
@@ -389,6 +400,8 @@ export class SiteIndexService {
           rootPath: row.rootPath || rootPath,
           fingerprintsVersion: observation.fingerprintsVersion ?? '',
           confirmedAt: observation.at,
+          live: true,
+          evidencePaths: evidence.get(tech.slug) ?? row.evidencePaths,
         },
       );
     }

@@ -18,6 +18,8 @@ import { DatasetChargeEntity, DatasetOrderEntity } from './dataset-order.entity'
 import { PageValidatorEntity } from './page-validator.entity';
 import { KeyRevocationEntity } from './key-revocation.entity';
 import { PageSampleEntity } from './page-sample.entity';
+import { SiteTechnologyVersionEntity } from './site-technology-version.entity';
+import { TechnologyChangeEntity } from './technology-change.entity';
 import {
   FingerprintActivationEntity,
   FingerprintPackEntity,
@@ -51,6 +53,8 @@ export const ENTITIES = [
   FingerprintPackEntity,
   FingerprintSetEntity,
   FingerprintActivationEntity,
+  SiteTechnologyVersionEntity,
+  TechnologyChangeEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -71,3 +75,5 @@ export { PageValidatorEntity };
 export { PageSampleEntity };
 export { KeyRevocationEntity };
 export { FingerprintActivationEntity, FingerprintPackEntity, FingerprintSetEntity };
+export { SiteTechnologyVersionEntity, TechnologyChangeEntity };
+export type { TechnologyChangeKind } from './technology-change.entity';

@@ -48,6 +48,25 @@ export class SiteTechnologyEntity {
   @TimeColumn({ name: 'first_seen_at' })
   firstSeenAt: Date;
 
+  /** Last seen: the latest analysis that found it. */
   @TimeColumn({ name: 'confirmed_at' })
   confirmedAt: Date;
+
+  /**
+   * Whether it is on the site now: false once an analysis read every page where it had been
+   * evidenced without finding it (see docs/api/changes.md, "No false removals").
+   */
+  @Column({ type: 'boolean', default: true })
+  live: boolean;
+
+  /** When it was last removed (null while it was never removed). */
+  @TimeColumn({ name: 'removed_at', nullable: true })
+  removedAt: Date | null;
+
+  /**
+   * Paths of the pages whose latest reading found it (JSON array, bounded); '*' stands for "some
+   * page of a crawl" where the page is not known (rows older than this column).
+   */
+  @Column({ name: 'evidence_paths', type: 'varchar', length: 1000, default: '[]' })
+  evidencePaths: string;
 }

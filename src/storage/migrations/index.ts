@@ -18,6 +18,7 @@ import { FingerprintPacks1764500000000 } from './1764500000000-fingerprint-packs
 import { FingerprintProvenance1764510000000 } from './1764510000000-fingerprint-provenance';
 import { HostBackoffs1764600000000 } from './1764600000000-host-backoffs';
 import { SigningSecretGrace1764640000000 } from './1764640000000-signing-secret-grace';
+import { TechnologyTimeline1764650000000 } from './1764650000000-technology-timeline';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   FingerprintProvenance1764510000000,
   HostBackoffs1764600000000,
   SigningSecretGrace1764640000000,
+  TechnologyTimeline1764650000000,
 ];

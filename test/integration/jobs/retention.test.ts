@@ -21,6 +21,7 @@ describe('retention of finished work', () => {
       DELIVERY_LOG_RETENTION_DAYS: '14',
       FAILED_DELIVERY_RETENTION_DAYS: '60',
       USAGE_RETENTION_DAYS: '90',
+      CHANGE_LOG_RETENTION_DAYS: '30',
       RETENTION_BATCH_SIZE: '3',
       RETENTION_INTERVAL_SECONDS: '1',
       // The sweep under test runs in the embedded worker; nothing else should claim the rows.
@@ -137,9 +138,59 @@ describe('retention of finished work', () => {
       deliveredCallbacks: 0,
       failedCallbacks: 0,
       usageCharges: 0,
+      technologyChanges: 0,
     });
     expect(
       await count("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'retention.test' AND status = 'succeeded'"),
     ).toBe(1);
+  });
+
+  it('removes changes older than CHANGE_LOG_RETENTION_DAYS and keeps the timeline', async () => {
+    const { siteIndex, retention } = test.running.services;
+    const technology = (slug: string) => ({
+      name: slug,
+      slug,
+      categories: [],
+      versions: [],
+      version: '',
+      confidence: 100,
+      icon: '',
+      website: '',
+      implied: false,
+      evidence: [],
+    });
+    const analyse = (days: number, slugs: string[]) =>
+      siteIndex.record({
+        url: 'http://retained.example/',
+        pages: [
+          {
+            url: 'http://retained.example/',
+            isRoot: true,
+            technologies: slugs.map(technology),
+            languages: [],
+          },
+        ],
+        technologies: slugs.map(technology),
+        hostnames: [],
+        at: new Date(Date.now() - days * DAY),
+      });
+    await analyse(40, ['nginx']); // added 40 days ago: removed
+    await analyse(31, ['nginx', 'jquery']); // added 31 days ago: removed
+    await analyse(2, ['nginx']); // jquery removed 2 days ago: kept
+    const changes =
+      "SELECT kind, slug FROM technology_changes WHERE site_id = (SELECT id FROM sites WHERE hostname = 'retained.example')";
+    expect(await db().query(changes)).toHaveLength(3);
+    const swept = await retention.purge();
+    const second = await retention.purge();
+    // The embedded worker may have swept some of them first.
+    expect(swept.technologyChanges + second.technologyChanges).toBeLessThanOrEqual(2);
+    expect(await db().query(changes)).toEqual([{ kind: 'removed', slug: 'jquery' }]);
+    const live = await db().query<{ slug: string; live: number | boolean }[]>(
+      'SELECT slug, live FROM site_technologies ORDER BY slug',
+    );
+    expect(live.map((r) => [r.slug, Boolean(r.live)])).toEqual([
+      ['jquery', false],
+      ['nginx', true],
+    ]);
   });
 });

@@ -169,6 +169,9 @@ describe('every published route under hostile input', () => {
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     const failure = `${what}: ${method} ${path.slice(0, 200)} answered ${response.status} ${text.slice(0, 300)}`;
     if (response.status >= 500) throw new Error(failure);
+    // Node's HTTP server answers a request line longer than its header limit (16 KB) itself, before
+    // any route: several long hostile values in one query (the change feed has eight parameters).
+    if (response.status === 431 && path.length > 16_000) return response.status;
     if (response.status >= 400 && method !== 'HEAD') {
       let body: { code?: unknown; message?: unknown; requestId?: unknown };
       try {

@@ -1,0 +1,79 @@
+import type { EntityManager } from 'typeorm';
+import type { Database } from '../../storage/database';
+import type { SiteEntity, SiteTechnologyEntity, TechnologyChangeKind } from '../../storage/entities';
+import { TechnologyTimelineRepository } from '../../storage/technology-timeline.repository';
+import type { SiteObservation } from './site-index.service';
+import { planTimeline, type TimelinePlan } from './technology-timeline';
+
+/** The timeline's part of one analysis: the site's rows before it and what it changes. */
+export interface TimelineStep extends TimelinePlan {
+  prior: SiteTechnologyEntity[];
+}
+
+/** A change as it was committed, for the subscription (and later, monitors). */
+export interface RecordedChange {
+  id: number;
+  hostname: string;
+  /** The site's registrable domain. */
+  domain: string;
+  slug: string;
+  name: string;
+  kind: TechnologyChangeKind;
+  fromVersion: string;
+  toVersion: string;
+  fingerprintsVersion: string;
+  /** UNIX milliseconds. */
+  at: number;
+}
+
+/**
+ * Keeps the timeline and the change log in step with the index: `plan` reads the site's rows in
+ * the analysis's transaction, the site index's upsert writes each found technology's evidence with
+ * its row, and `write` stores the rest (removals, version sightings, the change rows). Once the
+ * transaction has committed, `published` hands the changes to the listener (the event bus).
+ */
+export class TimelineWriter {
+  private readonly repository: TechnologyTimelineRepository;
+
+  constructor(
+    db: Database,
+    private readonly onChanges?: (changes: RecordedChange[]) => void,
+  ) {
+    this.repository = new TechnologyTimelineRepository(db);
+  }
+
+  async plan(m: EntityManager, siteId: number, observation: SiteObservation): Promise<TimelineStep> {
+    const prior = await this.repository.siteTechnologies(m, siteId);
+    return { prior, ...planTimeline(prior, observation) };
+  }
+
+  async write(
+    m: EntityManager,
+    site: Pick<SiteEntity, 'id' | 'hostname' | 'domain'>,
+    observation: SiteObservation,
+    step: TimelineStep,
+  ): Promise<RecordedChange[]> {
+    const at = observation.at;
+    for (const row of step.undetected) await this.repository.markUndetected(m, row, at);
+    await this.repository.sightVersions(m, site.id, step.versions, at);
+    for (const version of step.superseded) await this.repository.supersedeVersion(m, site.id, version);
+    const fingerprintsVersion = observation.fingerprintsVersion ?? '';
+    const ids = await this.repository.appendChanges(m, site.id, step.changes, fingerprintsVersion, at);
+    return step.changes.map((change, i) => ({
+      id: ids[i].id,
+      hostname: site.hostname,
+      domain: site.domain,
+      slug: change.slug,
+      name: change.name,
+      kind: change.kind,
+      fromVersion: change.fromVersion,
+      toVersion: change.toVersion,
+      fingerprintsVersion,
+      at: at.getTime(),
+    }));
+  }
+
+  published(changes: RecordedChange[]): void {
+    if (changes.length > 0) this.onChanges?.(changes);
+  }
+}
