@@ -1,4 +1,4 @@
-import { getAttribute, type LightDocument, type LightElement } from './html-document';
+import { getAttribute, type LightDocument, type LightElement } from '../html';
 
 /**
  * CSS selectors as the fingerprints use them (type, #id, .class, attribute tests with the six

@@ -18,7 +18,7 @@ import {
 } from './context-rules';
 import { DomMatcher } from './dom-matcher';
 import type { Fingerprints, KeyedEntry, KeyedPatterns, TextKind } from './fingerprints';
-import { parseHtml } from './html-document';
+import { parseHtml } from '../html';
 import { resolveVersion, type Pattern } from './pattern';
 import { resolveTechnologies, type Accumulated } from './technology-resolver';
 

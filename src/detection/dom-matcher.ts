@@ -1,6 +1,6 @@
 import { complexMatches, type Complex, type Compound } from './css-selector';
 import type { DomRule } from './fingerprints';
-import { getAttribute, textContent, type LightDocument } from './html-document';
+import { getAttribute, textContent, type LightDocument } from '../html';
 
 /** Nodes a selector may yield per rule, as the reference browser driver caps detections at 50. */
 export const MAX_DOM_NODES = 50;

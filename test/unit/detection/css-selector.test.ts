@@ -1,5 +1,5 @@
 import { complexMatches, parseSelectorList } from '../../../src/detection/css-selector';
-import { parseHtml, getAttribute } from '../../../src/detection/html-document';
+import { parseHtml, getAttribute } from '../../../src/html';
 
 /** Ids of the elements a selector matches, in document order (on the light tree, no jsdom). */
 function select(html: string, selector: string): string[] {

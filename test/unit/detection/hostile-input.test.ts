@@ -1,5 +1,5 @@
 import { DetectionEngine, loadFingerprints } from '../../../src/detection';
-import { MAX_DEPTH, parseHtml } from '../../../src/detection/html-document';
+import { MAX_DEPTH, parseHtml } from '../../../src/html';
 
 /**
  * Inputs that hang or blow up naive engines. Each test asserts on results (what is still found, what

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { DetectionEngine, loadFingerprints, withParsedHtml } from '../../../src/detection';
-import { parseHtml } from '../../../src/detection/html-document';
+import { parseHtml } from '../../../src/html';
 import { parsePageDocument } from '../../../src/enrichment/page-document';
 import { extractHtmlFacts, htmlFactsOf } from '../../../src/fetch/html-extractor';
 import { parsePageHtml, type ParsedHtml } from '../../../src/html';
