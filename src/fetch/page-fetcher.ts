@@ -38,6 +38,8 @@ export interface FetchPageOptions extends HttpClientOptions, AssetLimits {
   signal?: AbortSignal;
   /** Validators of earlier downloads: a page that answers 304 comes back as `notModified`. */
   pageMemory?: PageMemory;
+  /** Accounts the CPU of the page's parse (a worker's per-stage figures); absent: not measured. */
+  measure?: <T>(stage: 'parse', work: () => T) => T;
 }
 
 /** One fetched page: what detection needs, plus what the index and the crawler need. */
@@ -133,7 +135,9 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
   }
 
   const finalUrl = response.url;
-  const facts = extractHtmlFacts(decoded.text, finalUrl);
+  const facts = options.measure
+    ? options.measure('parse', () => extractHtmlFacts(decoded.text, finalUrl))
+    : extractHtmlFacts(decoded.text, finalUrl);
   const assetConcurrency = options.assetConcurrency ?? ASSET_DEFAULTS.assetConcurrency;
   // robots.txt first: its request then takes a connection before the assets' queue for the host's
   // few, so it is not the one that waits out its timeout behind slow scripts (unread, a crawl would

@@ -104,6 +104,9 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -')
     .default('tis:'),
   WORKER_CONCURRENCY: int(4, 1, 64),
+  // A worker logs the CPU its analyses spent by stage (parse, detect, enrich, the rest) this often,
+  // as running totals ("stage cpu"), and once more when it stops; 0: only when it stops.
+  STAGE_CPU_LOG_SECONDS: int(0, 0, 86_400),
   // Callback deliveries run in slots of their own (the express lane), never behind queued crawls.
   CALLBACK_WORKER_CONCURRENCY: int(2, 1, 64),
   JOB_LEASE_SECONDS: int(60, 2, 3600),

@@ -12,6 +12,7 @@ import {
   type PageMemory,
 } from '../../fetch';
 import { logger } from '../../platform/logger';
+import { stageMeter } from '../../platform/stage-meter';
 import { emailVerificationSets, type SiteEmailVerifier } from '../../enrichment';
 import { titleOf } from './page-title';
 import type { SiteEnricher } from './site-enricher';
@@ -107,7 +108,9 @@ export class SiteAnalyzer {
   private detect(page: FetchedPage, engine: DetectionEngine): DetectionResult {
     if (page.notModified) return (page.notModified.payload as PageAnalysisPayload).result;
     const input = page.input;
-    return this.metrics ? this.metrics.timeDetection(() => engine.analyze(input)) : engine.analyze(input);
+    return stageMeter.measure('detect', () =>
+      this.metrics ? this.metrics.timeDetection(() => engine.analyze(input)) : engine.analyze(input),
+    );
   }
 
   async analyzePage(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
@@ -189,12 +192,18 @@ export class SiteAnalyzer {
     };
   }
 
-  /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
-  private politeness(engine: DetectionEngine): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory'> {
+  /**
+   * What every fetch of an analysis shares: per-host slots, the validators of earlier downloads and
+   * the meter of the parse's CPU.
+   */
+  private politeness(
+    engine: DetectionEngine,
+  ): Pick<FetchPageOptions, 'hostSlots' | 'pageMemory' | 'measure'> {
     const memory = this.crawlSettings.pageValidators;
     return {
       hostSlots: this.crawlSettings.hostSlots,
       pageMemory: memory && sameFingerprints(memory, engine.version),
+      measure: (stage, work) => stageMeter.measure(stage, work),
     };
   }
 
