@@ -34,6 +34,7 @@
  *     INDEX_SCALE_WARMUP_SECONDS=20       left out of the sustained figures
  *     INDEX_SCALE_WORKERS=1,2             worker process counts
  *     INDEX_SCALE_WORKER_CONCURRENCY=     WORKER_CONCURRENCY of each worker (unset: the service default)
+ *     INDEX_SCALE_CRAWL_CONCURRENCY=      CRAWL_WORKER_CONCURRENCY of each worker (unset: the service default)
  *     INDEX_SCALE_MARIADB_URL=mysql://root@127.0.0.1:3306/   or "off"
  *     INDEX_SCALE_SQLITE=on               or "off"
  *     INDEX_SCALE_REDIS_URL=redis://127.0.0.1:6379/5         or "off"
@@ -62,6 +63,7 @@ const WORKER_COUNTS = (process.env.INDEX_SCALE_WORKERS ?? '1,2')
   .map(Number)
   .filter((n) => n > 0);
 const CONCURRENCY = process.env.INDEX_SCALE_WORKER_CONCURRENCY;
+const CRAWL_CONCURRENCY = process.env.INDEX_SCALE_CRAWL_CONCURRENCY;
 const MARIADB = process.env.INDEX_SCALE_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306/';
 const SQLITE = process.env.INDEX_SCALE_SQLITE ?? 'on';
 const REDIS = process.env.INDEX_SCALE_REDIS_URL ?? 'redis://127.0.0.1:6379/5';
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
     STAGE_CPU_LOG_SECONDS: '1',
     TRAFFIC_RANK_REFRESH_MINUTES: '0',
     ...(CONCURRENCY ? { WORKER_CONCURRENCY: CONCURRENCY } : {}),
+    ...(CRAWL_CONCURRENCY ? { CRAWL_WORKER_CONCURRENCY: CRAWL_CONCURRENCY } : {}),
     ...(REDIS !== 'off'
       ? { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `index-scale-${randomBytes(4).toString('hex')}:` }
       : {}),

@@ -9,13 +9,21 @@ import { JobQueue } from './job-queue';
 export interface JobRunnerOptions {
   /** Every job kind of the service; start() refuses unless each has exactly one handler. */
   kinds: readonly string[];
-  /** Jobs run at the same time (WORKER_CONCURRENCY), not counting the express lane's. */
+  /** Jobs run at the same time (WORKER_CONCURRENCY), not counting the express and crawl lanes'. */
   concurrency: number;
   /**
    * The express lane: short kinds (callback deliveries) claimed first and run in slots of their
    * own, so they never wait behind long jobs (crawls) however many are queued.
    */
   express?: { kinds: readonly string[]; concurrency: number };
+  /**
+   * The crawl lane: kinds that spend nearly all their time waiting on remote sites (background
+   * crawls), in slots of their own. A slow or silent site holds its slot for seconds while the job
+   * costs the process a few ms of CPU, so these need many more slots than the ordinary jobs (list
+   * files, datasets) that hold memory and CPU; and a burst of imported crawls never takes the
+   * ordinary slots either.
+   */
+  crawl?: { kinds: readonly string[]; concurrency: number };
   /** How long a claimed job stays ours without a renewal (JOB_LEASE_SECONDS). */
   leaseMs: number;
   /** Renewal period of held leases; a third of the lease by default, so two renewals may fail. */
@@ -156,16 +164,18 @@ export class JobRunner {
     }
   }
 
-  /** The express lane first (when it has kinds), then every other kind. */
+  /** The express lane first (when it has kinds), then the ordinary kinds, then the crawl lane. */
   private lanes(): Lane[] {
     const kinds = this.registry.kinds();
-    const express = this.options.express;
+    const { express, crawl } = this.options;
     const expressKinds = kinds.filter((kind) => express?.kinds.includes(kind));
-    const others = kinds.filter((kind) => !expressKinds.includes(kind));
+    const crawlKinds = kinds.filter((kind) => !expressKinds.includes(kind) && crawl?.kinds.includes(kind));
+    const others = kinds.filter((kind) => !expressKinds.includes(kind) && !crawlKinds.includes(kind));
     const lanes: Lane[] = [];
     if (express && expressKinds.length > 0)
       lanes.push({ kinds: expressKinds, concurrency: express.concurrency });
     if (others.length > 0) lanes.push({ kinds: others, concurrency: this.options.concurrency });
+    if (crawl && crawlKinds.length > 0) lanes.push({ kinds: crawlKinds, concurrency: crawl.concurrency });
     return lanes;
   }
 

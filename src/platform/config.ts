@@ -109,6 +109,9 @@ const schema = z.object({
   STAGE_CPU_LOG_SECONDS: int(0, 0, 86_400),
   // Callback deliveries run in slots of their own (the express lane), never behind queued crawls.
   CALLBACK_WORKER_CONCURRENCY: int(2, 1, 64),
+  // Background crawls (site.index: imports, discovery, freshness) run in slots of their own: they
+  // wait on remote sites, so a few slow ones must not hold the slots that set the crawl rate.
+  CRAWL_WORKER_CONCURRENCY: int(16, 1, 256),
   JOB_LEASE_SECONDS: int(60, 2, 3600),
   JOB_POLL_INTERVAL_MS: int(500, 10, 60_000),
   JOB_MAX_ATTEMPTS: int(8, 1, 100),
