@@ -16,6 +16,7 @@ import { SiteScheme1764400000000 } from './1764400000000-site-scheme';
 import { DownloadOrigins1764410000000 } from './1764410000000-download-origins';
 import { FingerprintPacks1764500000000 } from './1764500000000-fingerprint-packs';
 import { FingerprintProvenance1764510000000 } from './1764510000000-fingerprint-provenance';
+import { JobClaimByKind1764610000000 } from './1764610000000-job-claim-by-kind';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   DownloadOrigins1764410000000,
   FingerprintPacks1764500000000,
   FingerprintProvenance1764510000000,
+  JobClaimByKind1764610000000,
 ];
