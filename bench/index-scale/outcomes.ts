@@ -22,7 +22,7 @@ export function outcomeOf(crawl: FinishedCrawl): string {
     return status ? `http error ${status}` : 'http error (redirects)';
   }
   if (error.startsWith('NO_HTML_DOCUMENT')) return 'not HTML';
-  if (/timed? ?out|timeout|deadline|in time|stalled/i.test(error)) return 'timed out';
+  if (/timed? ?out|timeout|deadline|in time|stalled|no response within/i.test(error)) return 'timed out';
   return 'unreachable';
 }
 

@@ -63,9 +63,17 @@ export async function importList(file: string, env: NodeJS.ProcessEnv): Promise<
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (code !== 0) throw new Error(`sites:import exited with ${code}:\n${stdout}\n${stderr}`);
-  // The summary is the command's last line (--json: one line); anything logged comes before it.
-  const json = stdout.trim().split('\n').pop() ?? '{}';
-  return { seconds, summary: JSON.parse(json) as ImportOutcome['summary'] };
+  // The summary is the command's one JSON line (--json) that has the counts; log lines may surround it.
+  for (const line of stdout.trim().split('\n').reverse()) {
+    try {
+      const summary = JSON.parse(line) as Partial<ImportOutcome['summary']>;
+      if (typeof summary.queued === 'number')
+        return { seconds, summary: summary as ImportOutcome['summary'] };
+    } catch {
+      // not JSON
+    }
+  }
+  throw new Error(`sites:import printed no summary:\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`);
 }
 
 export interface RunningWorker {
