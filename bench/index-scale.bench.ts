@@ -30,7 +30,7 @@
  *   npm run bench:index-scale
  *     INDEX_SCALE_HOSTS=10000             hosts of the synthetic web (and of the list)
  *     INDEX_SCALE_SECONDS=240             cap per MariaDB measurement
- *     INDEX_SCALE_SQLITE_SECONDS=90       cap per SQLite measurement
+ *     INDEX_SCALE_SQLITE_SECONDS=60       cap per SQLite measurement
  *     INDEX_SCALE_WARMUP_SECONDS=20       left out of the sustained figures
  *     INDEX_SCALE_WORKERS=1,2             worker process counts
  *     INDEX_SCALE_WORKER_CONCURRENCY=     WORKER_CONCURRENCY of each worker (unset: the service default)
@@ -39,6 +39,8 @@
  *     INDEX_SCALE_SQLITE=on               or "off"
  *     INDEX_SCALE_REDIS_URL=redis://127.0.0.1:6379/5         or "off"
  *     INDEX_SCALE_LOG_DIR=                a directory to keep each worker's log in
+ *     INDEX_SCALE_CPU_PROFILE=            a directory for the workers' V8 CPU profiles (--cpu-prof),
+ *                                         summarised by place after each measurement
  *   Quick run: INDEX_SCALE_HOSTS=500 INDEX_SCALE_SECONDS=60 INDEX_SCALE_SQLITE_SECONDS=30 npm run bench:index-scale
  */
 import './crawl/quiet-logs';
@@ -56,7 +58,7 @@ import { withMariaDbDatabase } from './mariadb-scratch';
 
 const HOSTS = Math.max(100, Number(process.env.INDEX_SCALE_HOSTS ?? 10_000));
 const MARIADB_SECONDS = Number(process.env.INDEX_SCALE_SECONDS ?? 240);
-const SQLITE_SECONDS = Number(process.env.INDEX_SCALE_SQLITE_SECONDS ?? 90);
+const SQLITE_SECONDS = Number(process.env.INDEX_SCALE_SQLITE_SECONDS ?? 60);
 const WARM_UP_SECONDS = Number(process.env.INDEX_SCALE_WARMUP_SECONDS ?? 20);
 const WORKER_COUNTS = (process.env.INDEX_SCALE_WORKERS ?? '1,2')
   .split(',')

@@ -7,6 +7,7 @@ import { JobEntity } from '../../src/storage/entities/job.entity';
 import { JobKinds } from '../../src/jobs';
 import { SiteEntity } from '../../src/storage/entities/site.entity';
 import type { SyntheticHost } from './host-catalogue';
+import { profileShares } from './cpu-profile';
 import { tabulate, type FinishedCrawl, type OutcomeTable } from './outcomes';
 import type { SyntheticDns } from './dns-server';
 import type { SyntheticWeb } from './synthetic-web';
@@ -69,6 +70,8 @@ export interface Figures {
   sitesInDatabase: number;
   outcomes: OutcomeTable;
   dnsQuestions: Map<string, number>;
+  /** Shares of the workers' CPU by place (INDEX_SCALE_CPU_PROFILE), whole run. */
+  profile: string[];
   busiestHost: { count: number; key: string };
   busiestAddress: { count: number; key: string };
   requests: number;
@@ -91,7 +94,10 @@ export async function measure(
   const env = { ...settings.env, DATABASE_URL: settings.databaseUrl };
   const imported = await importList(settings.hostsFile, env);
   const workers: RunningWorker[] = [];
-  for (let i = 0; i < settings.workers; i++) workers.push(await startWorker(env));
+  const profileDir = process.env.INDEX_SCALE_CPU_PROFILE
+    ? join(process.env.INDEX_SCALE_CPU_PROFILE, `${settings.target}-${settings.workers}`)
+    : undefined;
+  for (let i = 0; i < settings.workers; i++) workers.push(await startWorker(env, profileDir));
   const db = await Database.open(settings.databaseUrl, { migrate: 'skip' });
   const dbPid = settings.target === 'mariadb' ? mariadbPid() : undefined;
   const maxRss = workers.map((w) => w.rssAtStartMb);
@@ -220,6 +226,7 @@ export async function measure(
     sitesInDatabase,
     outcomes: tabulate(crawls, hosts),
     dnsQuestions: new Map(dns.questions),
+    profile: profileDir ? profileShares(profileDir) : [],
     busiestHost: web.perHost.busiest,
     busiestAddress: web.perAddress.busiest,
     requests: web.perHost.total,

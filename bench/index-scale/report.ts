@@ -47,6 +47,8 @@ export function reportLines(f: Figures, load: string): string[] {
     `  DNS questions: ${[...f.dnsQuestions].map(([type, n]) => `${type} ${n}`).join(', ')} ` +
       `(${f1([...f.dnsQuestions.values()].reduce((a, b) => a + b, 0) / Math.max(1, f.outcomes.finished))} per site)`,
   ];
+  if (f.profile.length)
+    lines.push(`  workers' CPU by place (V8 profile, whole run): ${f.profile.join(', ')}`);
   return lines;
 }
 

@@ -82,8 +82,13 @@ export interface RunningWorker {
 }
 
 /** `node dist/src/worker-main.js` (as `npm run worker`), once it has logged that it started. */
-export async function startWorker(env: NodeJS.ProcessEnv): Promise<RunningWorker> {
-  const worker = spawnScript(WORKER_SCRIPT, [], env);
+export async function startWorker(env: NodeJS.ProcessEnv, profileDir?: string): Promise<RunningWorker> {
+  const worker = spawnScript(
+    WORKER_SCRIPT,
+    [],
+    env,
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  );
   for (let waited = 0; !/worker started/.test(worker.output()); waited += 50) {
     if (worker.child.exitCode !== null || waited > 120_000)
       throw new Error(`the worker did not start:\n${worker.output().slice(-4000)}`);
