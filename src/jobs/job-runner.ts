@@ -62,6 +62,8 @@ export class JobRunner {
   private readonly log: Logger;
   private readonly heartbeatMs: number;
   private readonly running = new Map<number, RunningJob>();
+  /** Jobs whose handler has returned or thrown: their outcome is being recorded, their lease ends. */
+  private readonly finishing = new Set<number>();
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   private loopDone: Promise<void> = Promise.resolve();
   private heartbeat: NodeJS.Timeout | undefined;
@@ -196,6 +198,7 @@ export class JobRunner {
     const abort = new AbortController();
     const entry: RunningJob = { lane, job, abort, done: Promise.resolve() };
     entry.done = this.execute(job, abort.signal).finally(() => {
+      this.finishing.delete(job.id);
       if (this.running.get(job.id) === entry) this.running.delete(job.id);
       this.wake(); // a slot is free
     });
@@ -223,10 +226,12 @@ export class JobRunner {
       });
     } catch (error) {
       if (signal.aborted) return; // released by stop() or lease lost: the job runs again elsewhere
+      this.finishing.add(job.id);
       await this.recordFailure(job, error, log);
       return;
     }
     if (signal.aborted) return;
+    this.finishing.add(job.id);
     try {
       if (!(await this.queue.complete(job.id, this.owner))) {
         log.warn('job finished after its lease was lost; it will run again');
@@ -266,9 +271,14 @@ export class JobRunner {
 
   private async renewEach(): Promise<void> {
     for (const [id, entry] of [...this.running]) {
-      if (entry.abort.signal.aborted) continue;
+      if (entry.abort.signal.aborted || this.finishing.has(id)) continue;
       try {
-        if (!(await this.queue.renewLease(id, this.owner, this.options.leaseMs))) {
+        const renewed = await this.queue.renewLease(id, this.owner, this.options.leaseMs);
+        // A job that finished while its renewal was on the way has no lease left because it is
+        // done, not because another worker took it (issue 35: with 16 crawls a worker, renewals
+        // met such jobs every heartbeat and warned of lost leases that were not).
+        if (!renewed && (this.finishing.has(id) || this.running.get(id) !== entry)) continue;
+        if (!renewed) {
           // Another worker may already be running it: tell the handler to stop.
           this.log.warn({ jobId: id }, 'lease lost; aborting the job');
           entry.abort.abort(new Error('job lease lost'));
