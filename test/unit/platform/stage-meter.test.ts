@@ -30,4 +30,22 @@ describe('StageMeter', () => {
     expect(snapshot.processCpuMs).toBeGreaterThanOrEqual(snapshot.stages.enrich.cpuMs);
     expect(snapshot.rssMb).toBeGreaterThan(0);
   });
+
+  it('times one run in sampleEvery and counts them all, estimating the stage from the timed ones', () => {
+    const meter = new StageMeter(4);
+    let sum = 0;
+    const results: number[] = [];
+    for (let run = 0; run < 8; run++)
+      results.push(
+        meter.measure('detect', () => {
+          for (let i = 0; i < 2_000_000; i++) sum += i % 3;
+          return run;
+        }),
+      );
+    expect(results).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(sum).toBeGreaterThan(0);
+    const { stages } = meter.snapshot();
+    expect(stages.detect.runs).toBe(8);
+    expect(stages.detect.cpuMs).toBeGreaterThan(0);
+  });
 });
