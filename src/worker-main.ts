@@ -8,6 +8,7 @@ import { mallocTuned } from './platform/malloc-tuning';
 import { boundHeapGrowth, HEAP_GROWING_PERCENT } from './platform/heap-growth';
 import { connectSharedState } from './redis/shared-state';
 import { startWorker, warmDetectionEngine } from './workers/worker-runtime';
+import { stageMeter } from './platform/stage-meter';
 
 /**
  * `npm run worker`: an extra worker process running jobs from the shared database (MySQL/MariaDB
@@ -24,6 +25,12 @@ async function main(): Promise<void> {
   warmDetectionEngine(services);
   const worker = startWorker(services);
   logger.info('worker started');
+  const logStageCpu = () => logger.info({ stageCpu: stageMeter.snapshot() }, 'stage cpu');
+  const stageCpuTimer =
+    config.STAGE_CPU_LOG_SECONDS > 0
+      ? setInterval(logStageCpu, config.STAGE_CPU_LOG_SECONDS * 1000)
+      : undefined;
+  stageCpuTimer?.unref();
   if (process.platform === 'linux' && !mallocTuned())
     logger.info(
       'started without the malloc settings of npm run worker (MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_): ' +
@@ -37,6 +44,8 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker shutting down');
     try {
       await worker.stop();
+      clearInterval(stageCpuTimer);
+      logStageCpu();
       services.fingerprints.stop();
       await services.renderer.close();
       await shared.close();

@@ -39,6 +39,8 @@ export interface FetchPageOptions extends HttpClientOptions, AssetLimits {
   signal?: AbortSignal;
   /** Validators of earlier downloads: a page that answers 304 comes back as `notModified`. */
   pageMemory?: PageMemory;
+  /** Accounts the CPU of the page's parse (a worker's per-stage figures); absent: not measured. */
+  measure?: <T>(stage: 'parse', work: () => T) => T;
 }
 
 /** One fetched page: what detection needs, plus what the index and the crawler need. */
@@ -135,7 +137,9 @@ async function fetchWith(client: HttpClient, url: string, options: FetchPageOpti
 
   const finalUrl = response.url;
   // The page is read once, here; detection and enrichment use the same reading (input.parsed).
-  const parsed = parsePageHtml(decoded.text);
+  const parsed = options.measure
+    ? options.measure('parse', () => parsePageHtml(decoded.text))
+    : parsePageHtml(decoded.text);
   const facts = htmlFactsOf(parsed, finalUrl);
   const assetConcurrency = options.assetConcurrency ?? ASSET_DEFAULTS.assetConcurrency;
   // robots.txt first: its request then takes a connection before the assets' queue for the host's

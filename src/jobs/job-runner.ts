@@ -9,13 +9,21 @@ import { JobQueue } from './job-queue';
 export interface JobRunnerOptions {
   /** Every job kind of the service; start() refuses unless each has exactly one handler. */
   kinds: readonly string[];
-  /** Jobs run at the same time (WORKER_CONCURRENCY), not counting the express lane's. */
+  /** Jobs run at the same time (WORKER_CONCURRENCY), not counting the express and crawl lanes'. */
   concurrency: number;
   /**
    * The express lane: short kinds (callback deliveries) claimed first and run in slots of their
    * own, so they never wait behind long jobs (crawls) however many are queued.
    */
   express?: { kinds: readonly string[]; concurrency: number };
+  /**
+   * The crawl lane: kinds that spend nearly all their time waiting on remote sites (background
+   * crawls), in slots of their own. A slow or silent site holds its slot for seconds while the job
+   * costs the process a few ms of CPU, so these need many more slots than the ordinary jobs (list
+   * files, datasets) that hold memory and CPU; and a burst of imported crawls never takes the
+   * ordinary slots either.
+   */
+  crawl?: { kinds: readonly string[]; concurrency: number };
   /** How long a claimed job stays ours without a renewal (JOB_LEASE_SECONDS). */
   leaseMs: number;
   /** Renewal period of held leases; a third of the lease by default, so two renewals may fail. */
@@ -54,6 +62,8 @@ export class JobRunner {
   private readonly log: Logger;
   private readonly heartbeatMs: number;
   private readonly running = new Map<number, RunningJob>();
+  /** Jobs whose handler has returned or thrown: their outcome is being recorded, their lease ends. */
+  private readonly finishing = new Set<number>();
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   private loopDone: Promise<void> = Promise.resolve();
   private heartbeat: NodeJS.Timeout | undefined;
@@ -156,16 +166,18 @@ export class JobRunner {
     }
   }
 
-  /** The express lane first (when it has kinds), then every other kind. */
+  /** The express lane first (when it has kinds), then the ordinary kinds, then the crawl lane. */
   private lanes(): Lane[] {
     const kinds = this.registry.kinds();
-    const express = this.options.express;
+    const { express, crawl } = this.options;
     const expressKinds = kinds.filter((kind) => express?.kinds.includes(kind));
-    const others = kinds.filter((kind) => !expressKinds.includes(kind));
+    const crawlKinds = kinds.filter((kind) => !expressKinds.includes(kind) && crawl?.kinds.includes(kind));
+    const others = kinds.filter((kind) => !expressKinds.includes(kind) && !crawlKinds.includes(kind));
     const lanes: Lane[] = [];
     if (express && expressKinds.length > 0)
       lanes.push({ kinds: expressKinds, concurrency: express.concurrency });
     if (others.length > 0) lanes.push({ kinds: others, concurrency: this.options.concurrency });
+    if (crawl && crawlKinds.length > 0) lanes.push({ kinds: crawlKinds, concurrency: crawl.concurrency });
     return lanes;
   }
 
@@ -186,6 +198,7 @@ export class JobRunner {
     const abort = new AbortController();
     const entry: RunningJob = { lane, job, abort, done: Promise.resolve() };
     entry.done = this.execute(job, abort.signal).finally(() => {
+      this.finishing.delete(job.id);
       if (this.running.get(job.id) === entry) this.running.delete(job.id);
       this.wake(); // a slot is free
     });
@@ -213,11 +226,13 @@ export class JobRunner {
       });
     } catch (error) {
       if (signal.aborted) return; // released by stop() or lease lost: the job runs again elsewhere
+      this.finishing.add(job.id);
       if (error instanceof DeferJobError) return this.defer(job, error, log);
       await this.recordFailure(job, error, log);
       return;
     }
     if (signal.aborted) return;
+    this.finishing.add(job.id);
     try {
       if (!(await this.queue.complete(job.id, this.owner))) {
         log.warn('job finished after its lease was lost; it will run again');
@@ -267,9 +282,14 @@ export class JobRunner {
 
   private async renewEach(): Promise<void> {
     for (const [id, entry] of [...this.running]) {
-      if (entry.abort.signal.aborted) continue;
+      if (entry.abort.signal.aborted || this.finishing.has(id)) continue;
       try {
-        if (!(await this.queue.renewLease(id, this.owner, this.options.leaseMs))) {
+        const renewed = await this.queue.renewLease(id, this.owner, this.options.leaseMs);
+        // A job that finished while its renewal was on the way has no lease left because it is
+        // done, not because another worker took it (issue 35: with 16 crawls a worker, renewals
+        // met such jobs every heartbeat and warned of lost leases that were not).
+        if (!renewed && (this.finishing.has(id) || this.running.get(id) !== entry)) continue;
+        if (!renewed) {
           // Another worker may already be running it: tell the handler to stop.
           this.log.warn({ jobId: id }, 'lease lost; aborting the job');
           entry.abort.abort(new Error('job lease lost'));

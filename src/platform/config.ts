@@ -114,8 +114,14 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -')
     .default('tis:'),
   WORKER_CONCURRENCY: int(4, 1, 64),
+  // A worker logs the CPU its analyses spent by stage (parse, detect, enrich, the rest) this often,
+  // as running totals ("stage cpu"), and once more when it stops; 0: only when it stops.
+  STAGE_CPU_LOG_SECONDS: int(0, 0, 86_400),
   // Callback deliveries run in slots of their own (the express lane), never behind queued crawls.
   CALLBACK_WORKER_CONCURRENCY: int(2, 1, 64),
+  // Background crawls (site.index: imports, discovery, freshness) run in slots of their own: they
+  // wait on remote sites, so a few slow ones must not hold the slots that set the crawl rate.
+  CRAWL_WORKER_CONCURRENCY: int(16, 1, 256),
   JOB_LEASE_SECONDS: int(60, 2, 3600),
   JOB_POLL_INTERVAL_MS: int(500, 10, 60_000),
   JOB_MAX_ATTEMPTS: int(8, 1, 100),

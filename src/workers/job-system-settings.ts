@@ -13,6 +13,8 @@ export function jobRunnerOptions(config: Config): JobRunnerOptions {
     concurrency: config.WORKER_CONCURRENCY,
     // Deliveries are short and time-sensitive: their own slots, claimed before any crawl.
     express: { kinds: [JobKinds.callbackDelivery], concurrency: config.CALLBACK_WORKER_CONCURRENCY },
+    // Background crawls wait on remote sites nearly all the time: many slots of their own.
+    crawl: { kinds: [JobKinds.siteIndex], concurrency: config.CRAWL_WORKER_CONCURRENCY },
     leaseMs: config.JOB_LEASE_SECONDS * 1000,
     pollIntervalMs: config.JOB_POLL_INTERVAL_MS,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,

@@ -40,7 +40,17 @@ export function createSiteIndexHandler(
         Math.max(busy.retryAfterMs ?? 0, MIN_RETRY_MS),
       );
     context.logger.info(
-      { domain, ok: analysis.ok, pages: analysis.ok ? analysis.pages : 0 },
+      {
+        domain,
+        ok: analysis.ok,
+        pages: analysis.ok ? analysis.pages : 0,
+        // Why a site could not be indexed, for an operator reading the logs of a large import.
+        ...(analysis.ok
+          ? {}
+          : {
+              errors: analysis.errors.map((e) => `${e.type} ${e.status ?? '-'}: ${e.message.slice(0, 200)}`),
+            }),
+      },
       'background site crawl finished',
     );
   };

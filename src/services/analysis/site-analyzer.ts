@@ -13,6 +13,7 @@ import {
   type PageMemory,
 } from '../../fetch';
 import { logger } from '../../platform/logger';
+import { stageMeter } from '../../platform/stage-meter';
 import { emailVerificationSets, type SiteEmailVerifier } from '../../enrichment';
 import { titleOf } from './page-title';
 import type { SiteEnricher } from './site-enricher';
@@ -110,7 +111,9 @@ export class SiteAnalyzer {
   private detect(page: FetchedPage, engine: DetectionEngine): DetectionResult {
     if (page.notModified) return (page.notModified.payload as PageAnalysisPayload).result;
     const input = page.input;
-    return this.metrics ? this.metrics.timeDetection(() => engine.analyze(input)) : engine.analyze(input);
+    return stageMeter.measure('detect', () =>
+      this.metrics ? this.metrics.timeDetection(() => engine.analyze(input)) : engine.analyze(input),
+    );
   }
 
   async analyzePage(url: string, options: AnalyzeOptions = {}): Promise<Analysis> {
@@ -211,15 +214,19 @@ export class SiteAnalyzer {
     return store.blockedUntil(new URL(url).host);
   }
 
-  /** What every fetch of an analysis shares: per-host slots and the validators of earlier downloads. */
+  /**
+   * What every fetch of an analysis shares: per-host slots and pacing, the validators of earlier
+   * downloads and the meter of the parse's CPU.
+   */
   private politeness(
     engine: DetectionEngine,
-  ): Pick<FetchPageOptions, 'hostSlots' | 'hostPacer' | 'pageMemory'> {
+  ): Pick<FetchPageOptions, 'hostSlots' | 'hostPacer' | 'pageMemory' | 'measure'> {
     const memory = this.crawlSettings.pageValidators;
     return {
       hostSlots: this.crawlSettings.hostSlots,
       hostPacer: this.crawlSettings.hostPacer,
       pageMemory: memory && sameFingerprints(memory, engine.version),
+      measure: (stage, work) => stageMeter.measure(stage, work),
     };
   }
 

@@ -12,6 +12,7 @@ import {
 import type { FetchedPage } from '../../fetch';
 import type { GeoIpLookup } from '../../geoip/geoip-database';
 import { loadLanguageDetector } from './language-detector';
+import { stageMeter } from '../../platform/stage-meter';
 import type { SiteEnrichmentRecord } from '../site-index/site-index.service';
 
 /** The fingerprints' pricing tags of a technology, by slug. */
@@ -106,8 +107,10 @@ export class SiteEnricher {
     options: EnrichOptions = {},
   ): Promise<SiteEnrichmentRecord> {
     const detectLanguage = await loadLanguageDetector();
-    return enrichSiteWithCountry(
-      enrichmentInputOf(pages, technologies, this.geoip, this.pricingOf, detectLanguage, options),
+    return stageMeter.measure('enrich', () =>
+      enrichSiteWithCountry(
+        enrichmentInputOf(pages, technologies, this.geoip, this.pricingOf, detectLanguage, options),
+      ),
     );
   }
 }

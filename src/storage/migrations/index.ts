@@ -17,6 +17,7 @@ import { DownloadOrigins1764410000000 } from './1764410000000-download-origins';
 import { FingerprintPacks1764500000000 } from './1764500000000-fingerprint-packs';
 import { FingerprintProvenance1764510000000 } from './1764510000000-fingerprint-provenance';
 import { HostBackoffs1764600000000 } from './1764600000000-host-backoffs';
+import { JobClaimByKind1764610000000 } from './1764610000000-job-claim-by-kind';
 import { SigningSecretGrace1764640000000 } from './1764640000000-signing-secret-grace';
 import { TechnologyTimeline1764650000000 } from './1764650000000-technology-timeline';
 
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   FingerprintPacks1764500000000,
   FingerprintProvenance1764510000000,
   HostBackoffs1764600000000,
+  JobClaimByKind1764610000000,
   SigningSecretGrace1764640000000,
   TechnologyTimeline1764650000000,
 ];

@@ -62,11 +62,50 @@ describe('job lanes', () => {
     crawlsMayFinish.open();
   });
 
-  it('puts callback deliveries in the express lane of the service settings', () => {
+  it('puts callback deliveries in the express lane and background crawls in the crawl lane of the service settings', () => {
     const options = jobRunnerOptions(
-      loadConfig({ CALLBACK_WORKER_CONCURRENCY: '3', WORKER_CONCURRENCY: '4' }),
+      loadConfig({
+        CALLBACK_WORKER_CONCURRENCY: '3',
+        WORKER_CONCURRENCY: '4',
+        CRAWL_WORKER_CONCURRENCY: '24',
+      }),
     );
     expect(options.express).toEqual({ kinds: [JobKinds.callbackDelivery], concurrency: 3 });
+    expect(options.crawl).toEqual({ kinds: [JobKinds.siteIndex], concurrency: 24 });
     expect(options.concurrency).toBe(4);
+    expect(jobRunnerOptions(loadConfig({})).crawl?.concurrency).toBe(16);
+  });
+
+  // Issue 35: at 10,000 imported sites, slow and silent ones held all four ordinary slots for
+  // seconds each while the worker sat idle (0.26 cores busy): crawls need slots of their own.
+  it('runs as many crawls at once as the crawl lane has slots, beside the ordinary slots', async () => {
+    const crawlsMayFinish = gate();
+    const crawlsStarted: number[] = [];
+    const ordinary: number[] = [];
+    const registry = new JobHandlerRegistry()
+      .register(JobKinds.siteIndex, async (payload) => {
+        crawlsStarted.push((payload as { n: number }).n);
+        await crawlsMayFinish.promise;
+      })
+      .register(JobKinds.analysis, async (payload) => {
+        ordinary.push((payload as { n: number }).n);
+      });
+    for (let n = 0; n < 20; n++) await enqueue(JobKinds.siteIndex, { n });
+    runner = new JobRunner(
+      queue,
+      registry,
+      testRunnerOptions(registry.kinds(), {
+        concurrency: 1,
+        crawl: { kinds: [JobKinds.siteIndex], concurrency: 6 },
+      }),
+    );
+    runner.start();
+    await eventually(async () => crawlsStarted.length === 6, 'six crawls hold the crawl slots');
+    const { id } = await enqueue(JobKinds.analysis, { n: 1 });
+    await eventually(async () => (await queue.get(id))?.status === 'succeeded', 'the ordinary job succeeded');
+    expect(ordinary).toEqual([1]);
+    // No more crawls than the lane's slots, and the ordinary slot did not take one.
+    expect(crawlsStarted).toHaveLength(6);
+    crawlsMayFinish.open();
   });
 });
