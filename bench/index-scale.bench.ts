@@ -23,7 +23,9 @@
  * It prints per configuration: sites/s and pages/s sustained after the warm-up, CPU ms per site and
  * per page by stage (parse, detect, enrich, and fetch/store/rest: what the workers spent beyond
  * those), RSS of each worker at start and end, outcomes from the workers' logs checked against the
- * database's job counts, and the most requests any host and any address received in one second.
+ * database's job counts, and the most requests any host and any address received in one second;
+ * then the CPU per page of the one parse, detection and enrichment against one bare htmlparser2
+ * tokenizer pass over the corpus pages (bench/parse-cost.ts).
  * Last line: `index scale: N sites/s, P pages/s, C ms CPU/site`, from MariaDB with the most workers:
  * N the sites of the list processed (indexed or not) per second, C the workers' CPU per site.
  *
@@ -41,6 +43,8 @@
  *     INDEX_SCALE_LOG_DIR=                a directory to keep each worker's log in
  *     INDEX_SCALE_CPU_PROFILE=            a directory for the workers' V8 CPU profiles (--cpu-prof),
  *                                         summarised by place after each measurement
+ *     INDEX_SCALE_PARSE_ROUNDS=2          rounds of bench:parse's measurement over the corpus pages,
+ *                                         printed beside the run (parse + detect + enrich vs htmlparser2)
  *   Quick run: INDEX_SCALE_HOSTS=500 INDEX_SCALE_SECONDS=60 INDEX_SCALE_SQLITE_SECONDS=30 npm run bench:index-scale
  */
 import './crawl/quiet-logs';
@@ -55,9 +59,12 @@ import { reportLines } from './index-scale/report';
 import { SitePages } from './index-scale/site-pages';
 import { startSyntheticWeb } from './index-scale/synthetic-web';
 import { withMariaDbDatabase } from './mariadb-scratch';
+import { formatParseCost, measureParseCost } from './parse-cost';
+import { loadParsePages } from './parse/corpus-pages';
 
 const HOSTS = Math.max(100, Number(process.env.INDEX_SCALE_HOSTS ?? 10_000));
 const MARIADB_SECONDS = Number(process.env.INDEX_SCALE_SECONDS ?? 240);
+const PARSE_ROUNDS = Math.max(1, Number(process.env.INDEX_SCALE_PARSE_ROUNDS ?? 2));
 const SQLITE_SECONDS = Number(process.env.INDEX_SCALE_SQLITE_SECONDS ?? 60);
 const WARM_UP_SECONDS = Number(process.env.INDEX_SCALE_WARMUP_SECONDS ?? 20);
 const WORKER_COUNTS = (process.env.INDEX_SCALE_WORKERS ?? '1,2')
@@ -161,6 +168,11 @@ async function main(): Promise<void> {
     await dns.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  // The pages the synthetic web serves come from this corpus: the one-parse target (parse + detect
+  // + enrich at most 3x one bare htmlparser2 tokenizer pass) measured on them in this run.
+  console.log(`one parse per page, over the corpus pages (load ${load()}):`);
+  for (const line of formatParseCost(measureParseCost(loadParsePages(), { rounds: PARSE_ROUNDS })))
+    console.log(`  ${line}`);
   console.log(`load average at end: ${load()}`);
   const headline = [...all].reverse().find((f) => f.settings.target === 'mariadb') ?? all[all.length - 1];
   if (headline)
