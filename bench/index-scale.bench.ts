@@ -15,8 +15,9 @@
  * 404 3, 429 2, 500 2, 503 2 (429/503 with Retry-After), huge front page (> FETCH_MAX_BODY_BYTES) 1,
  * JSON front page 2, robots.txt disallowing all 3, NXDOMAIN 2, connection refused 2.
  *
- * The workers run with the service's defaults except: ALLOW_PRIVATE_TARGETS=true with
- * ALLOWED_PRIVATE_RANGES=127.0.0.0/8 (loopback only, where the service knows that setting),
+ * The workers run with the service's defaults except: ALLOWED_PRIVATE_RANGES=127.0.0.0/8 (loopback
+ * reachable, every other private range refused; ALLOW_PRIVATE_TARGETS=true only for a build that
+ * does not know that setting, whose private redirects point at 127.0.0.1:9),
  * RENDER=off, ENRICH_VERIFY_EMAILS=false, STAGE_CPU_LOG_SECONDS=1 (the per-stage CPU lines this
  * bench reads), Redis for wake-ups and shared politeness when INDEX_SCALE_REDIS_URL is not "off".
  *
@@ -118,8 +119,9 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'info',
     MALLOC_ARENA_MAX: '2',
     MALLOC_MMAP_THRESHOLD_: '131072',
-    ALLOW_PRIVATE_TARGETS: 'true',
-    ALLOWED_PRIVATE_RANGES: '127.0.0.0/8',
+    // Loopback only: ALLOW_PRIVATE_TARGETS=true would open every private range (10.0.0.1 answers
+    // through this machine's default route), so it is set only for a build without the ranges.
+    ...(rangesKnown ? { ALLOWED_PRIVATE_RANGES: '127.0.0.0/8' } : { ALLOW_PRIVATE_TARGETS: 'true' }),
     DNS_SERVERS: dns.server,
     RENDER: 'off',
     ENRICH_VERIFY_EMAILS: 'false',
