@@ -16,6 +16,8 @@ import type { Services } from '../services/services';
 
 /** Answers of public-only operations kept at most (each a catalogue answer of up to a few MB). */
 const MAX_CACHED = 16;
+/** Public fields whose answers change with every stored analysis, not with the catalogue's entity tag. */
+const NOT_KEPT = new Set(['technologyTrend', 'categoryTrend']);
 
 /**
  * The public catalogue over /graphql, costed like its REST twin. Anyone may ask for it without a
@@ -68,7 +70,7 @@ export function publicOperationsPlugin(
             });
           }
           contextValue.publicCounted = true;
-          if (chosen.length !== fields.length) return;
+          if (chosen.length !== fields.length || chosen.some((f) => NOT_KEPT.has(f.name.value))) return;
           etag = await services.catalogue.etag();
           cacheKey = createHash('sha256')
             .update(JSON.stringify([request.query, request.operationName ?? null, request.variables ?? {}]))

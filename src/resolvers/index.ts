@@ -3,6 +3,7 @@ import { AnalysisResolver } from './analysis.resolver';
 import { CallbackDeliveryResolver } from './callback-delivery.resolver';
 import { CatalogueResolver } from './catalogue.resolver';
 import { ChangeResolver } from './change.resolver';
+import { TrendResolver } from './trend.resolver';
 import { DatasetResolver } from './dataset.resolver';
 import { DetectedTechnologyResolver } from './detected-technology.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
@@ -20,6 +21,7 @@ export const RESOLVERS = [
   CallbackDeliveryResolver,
   CatalogueResolver,
   ChangeResolver,
+  TrendResolver,
   DatasetResolver,
   DetectedTechnologyResolver,
   EmailVerificationResolver,

@@ -26,6 +26,7 @@ import { AccountService } from './platform/account.service';
 import { AnalysisService } from './analysis/analysis.service';
 import { AuthService } from './platform/auth.service';
 import { CatalogueService } from './catalogue/catalogue.service';
+import { TrendService } from './trends/trends.service';
 import { CallbackService } from './platform/callback.service';
 import { CreditService } from './platform/credit.service';
 import { buildEmailVerifier, EmailVerificationService } from './verify/email-verification.service';
@@ -110,6 +111,8 @@ export interface Services {
   verification: EmailVerificationService;
   /** The public technology and category catalogue. */
   catalogue: CatalogueService;
+  /** Adoption trends from the trend aggregates (GET /v2/trends/, GraphQL technologyTrend, categoryTrend). */
+  trends: TrendService;
   /** GeoIP of the addresses sites answer on (GEOIP_DATABASE_PATH or the bundled DB-IP Lite). */
   geoip: GeoIpLookup;
   /** The accounts' callback signing secrets, encrypted at rest under SECRETS_KEY. */
@@ -337,6 +340,7 @@ export async function buildServices(
     changes: new ChangeFeedService(db, metering, engines),
     verification,
     catalogue,
+    trends: new TrendService(db, engines),
     geoip,
     secrets,
     retention: new RetentionService(db, {

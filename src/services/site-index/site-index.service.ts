@@ -19,6 +19,7 @@ import { SiteRowLoader } from '../../storage/site-row-loader';
 import { setsMaskOf } from '../analysis/site-sets';
 import { versionKeyOf } from './version-key';
 import { TimelineWriter, type RecordedChange, type TimelineStep } from './timeline-writer';
+import { TrendWriter, type MonthDelta } from './trend-writer';
 
 /** One analysed page of a site. */
 export interface AnalysedPage {
@@ -110,6 +111,9 @@ export class SiteIndexService {
   /** The technology timeline and change log, written with each analysis. */
   readonly timeline: TimelineWriter;
 
+  /** The trend aggregates, raised with each analysis's monthly history. */
+  private readonly trends: TrendWriter;
+
   /** `onChanges` hears the changes of each recorded analysis once it has committed. */
   constructor(
     private readonly db: Database,
@@ -119,6 +123,7 @@ export class SiteIndexService {
     this.index = new SiteIndexRepository(db, this.sql);
     this.siteRows = new SiteRowLoader(this.sql);
     this.timeline = new TimelineWriter(db, onChanges);
+    this.trends = new TrendWriter(db);
   }
 
   /**
@@ -140,7 +145,8 @@ export class SiteIndexService {
       const timeline = await this.timeline.plan(m, site.id, observation);
       await this.upsertTechnologies(m, site.id, observation, timeline);
       const changes = await this.timeline.write(m, site, observation, timeline);
-      await this.upsertMonth(m, site.id, month, observation);
+      const delta = await this.upsertMonth(m, site.id, month, observation);
+      await this.trends.write(m, site, month, delta);
       return { site, changes };
     });
     this.timeline.published(changes);
@@ -412,9 +418,17 @@ export class SiteIndexService {
     siteId: number,
     month: string,
     observation: SiteObservation,
-  ): Promise<void> {
+  ): Promise<MonthDelta> {
     await this.index.insertMonthIfMissing(m, siteId, month);
     const row = await m.findOneOrFail(SiteMonthEntity, { where: { siteId, month } });
+    // A month row is created with no page views: the first analysis of the month finds it so.
+    const delta: MonthDelta = {
+      newMonth: row.hits === 0,
+      technologies: [],
+      categories: [],
+      versions: [],
+      fingerprints: [],
+    };
     const languages = union(
       parseList(row.languages),
       observation.pages.flatMap((p) => p.languages),
@@ -422,7 +436,7 @@ export class SiteIndexService {
     );
     await this.index.recordMonthPages(m, siteId, month, JSON.stringify(languages), observation.pages.length);
     const slugs = observation.technologies.map((t) => t.slug);
-    if (slugs.length === 0) return;
+    if (slugs.length === 0) return delta;
     const existing = new Map(
       (await m.find(SiteMonthTechnologyEntity, { where: { siteId, month, slug: In(slugs) } })).map((r) => [
         r.slug,
@@ -430,20 +444,40 @@ export class SiteIndexService {
       ]),
     );
     const version = observation.fingerprintsVersion ?? '';
+    const fresh = observation.technologies.filter((t) => !existing.has(t.slug));
+    if (fresh.length > 0) {
+      // Categories the month already had through other technologies (none in a new month).
+      const had = new Set<string>();
+      if (!delta.newMonth)
+        for (const other of await m.find(SiteMonthTechnologyEntity, {
+          where: { siteId, month },
+          select: { categories: true },
+        }))
+          for (const name of parseList(other.categories)) had.add(name);
+      const added = new Set(fresh.flatMap((t) => t.categories.map((c) => c.name.slice(0, 120))));
+      delta.categories = [...added].filter((name) => !had.has(name));
+    }
     for (const tech of observation.technologies) {
       const pagesSeen = Math.max(
         1,
         observation.pages.filter((p) => p.technologies.some((t) => t.slug === tech.slug)).length,
       );
       const row = existing.get(tech.slug);
+      const keptVersions = row ? parseList(row.versions) : [];
+      const versions = union(keptVersions, tech.versions, MAX_VERSIONS);
+      for (const v of versions.filter((v) => !keptVersions.includes(v)))
+        delta.versions.push({ slug: tech.slug, version: v });
+      if (version && !(row ? parseList(row.fingerprintsVersions) : []).includes(version))
+        delta.fingerprints.push({ slug: tech.slug, version });
       if (!row) {
+        delta.technologies.push(tech.slug);
         await m.insert(SiteMonthTechnologyEntity, {
           siteId,
           month,
           slug: tech.slug,
           name: tech.name.slice(0, 200),
           categories: JSON.stringify(tech.categories.map((c) => c.name)),
-          versions: JSON.stringify(tech.versions.slice(0, MAX_VERSIONS)),
+          versions: JSON.stringify(versions),
           hits: pagesSeen,
           confidence: tech.confidence,
           fingerprintsVersion: version,
@@ -455,7 +489,7 @@ export class SiteIndexService {
         SiteMonthTechnologyEntity,
         { siteId, month, slug: tech.slug },
         {
-          versions: JSON.stringify(union(parseList(row.versions), tech.versions, MAX_VERSIONS)),
+          versions: JSON.stringify(versions),
           hits: row.hits + pagesSeen,
           confidence: Math.max(row.confidence, tech.confidence),
           fingerprintsVersion: version,
@@ -463,6 +497,7 @@ export class SiteIndexService {
         },
       );
     }
+    return delta;
   }
 }
 

@@ -20,6 +20,7 @@ import { HostBackoffs1764600000000 } from './1764600000000-host-backoffs';
 import { JobClaimByKind1764610000000 } from './1764610000000-job-claim-by-kind';
 import { SigningSecretGrace1764640000000 } from './1764640000000-signing-secret-grace';
 import { TechnologyTimeline1764650000000 } from './1764650000000-technology-timeline';
+import { TrendAggregates1764670000000 } from './1764670000000-trend-aggregates';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   JobClaimByKind1764610000000,
   SigningSecretGrace1764640000000,
   TechnologyTimeline1764650000000,
+  TrendAggregates1764670000000,
 ];
