@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'index.bench.js',
   'workers.bench.js',
   'record.bench.js',
+  'trends.bench.js',
   'fingerprints.bench.js',
   'memory.bench.js',
 ];
