@@ -216,6 +216,16 @@ describe('trends', () => {
     expect(gql.body.errors[0].message).toContain('months');
   });
 
+  it('loses no count when analyses of many sites are stored at once (MariaDB runs them in parallel)', async () => {
+    const hosts = Array.from({ length: 24 }, (_, i) => `parallel-${i}.com`);
+    await Promise.all(
+      hosts.map((host, i) => record(host, '2026-04-02T00:00:00Z', [detected('jquery', [`3.${i % 3}.0`])])),
+    );
+    const [april] = await months('/v2/trends/jquery/?months=1&until=2026-04');
+    expect([april.sites, april.analysedSites]).toEqual([24, 24]);
+    expect(april.versions).toEqual(['3.0.0', '3.1.0', '3.2.0'].map((version) => ({ version, sites: 8 })));
+  });
+
   it('backfills from the monthly history what the analyses counted as they were stored', async () => {
     const db = services().db;
     // December's sites were counted before their countries and ranks were known; the backfill knows
