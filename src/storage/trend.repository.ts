@@ -70,6 +70,37 @@ export class TrendRepository {
     await m.query(`INSERT INTO trend_counts (${KEY}, sites) VALUES ${placeholders} ${conflict}`, values);
   }
 
+  /**
+   * Takes one site off each count (never below zero), the reverse of `increment`, in the same key
+   * order: a site counted in the wrong country is moved with this and `increment`.
+   */
+  async decrement(m: EntityManager, decrements: readonly TrendIncrement[]): Promise<void> {
+    for (const r of [...decrements].sort(compareKeys))
+      await m.query(
+        `UPDATE trend_counts SET sites = sites - 1 WHERE kind = ? AND name = ? AND month = ? AND version = ? ` +
+          'AND country = ? AND rank_bucket = ? AND sites > 0',
+        [r.kind, r.name, r.month, r.version, r.country, r.rankBucket],
+      );
+  }
+
+  /** What a site's monthly history holds for one month: its technologies, their categories and versions. */
+  async siteMonth(
+    m: EntityManager,
+    siteId: number,
+    month: string,
+  ): Promise<{ counted: boolean; rows: { slug: string; categories: string; versions: string }[] }> {
+    const months = (await m.query('SELECT 1 AS one FROM site_months WHERE site_id = ? AND month = ?', [
+      siteId,
+      month,
+    ])) as unknown[];
+    if (months.length === 0) return { counted: false, rows: [] };
+    const rows = (await m.query(
+      'SELECT slug, categories, versions FROM site_month_technologies WHERE site_id = ? AND month = ?',
+      [siteId, month],
+    )) as { slug: string; categories: string; versions: string }[];
+    return { counted: true, rows };
+  }
+
   /** The counts of one kind and name per month (and version), summed over the chosen dimensions. */
   async counts(q: TrendQuery): Promise<TrendCountRow[]> {
     const params: unknown[] = [q.kind, ...q.names, q.fromMonth, q.toMonth];

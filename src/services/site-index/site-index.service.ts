@@ -193,7 +193,10 @@ export class SiteIndexService {
     const { events: _events, ...stored } = record.enrichment;
     const keywords = keywordTokens(record.enrichment.keywords.keywords ?? []);
     return this.db.transaction(async (m) => {
-      const site = await m.findOne(SiteEntity, { where: { hostname }, select: { id: true } });
+      const site = await m.findOne(SiteEntity, {
+        where: { hostname },
+        select: { id: true, country: true, trafficRank: true },
+      });
       if (!site) return false;
       const previous = await m.findOne(SiteEnrichmentEntity, {
         where: { siteId: site.id },
@@ -217,6 +220,8 @@ export class SiteIndexService {
           enrichedAt: at,
         },
       );
+      if (record.country && !site.country)
+        await this.trends.countryLearned(m, site, monthOf(at), record.country.slice(0, 2).toUpperCase());
       await m.delete(SiteKeywordEntity, { siteId: site.id });
       if (keywords.length > 0)
         await m.insert(

@@ -56,4 +56,46 @@ export class TrendWriter {
       increments.push({ kind: 'f', name: f.slug, version: f.version, month, country: '', rankBucket: 0 });
     await this.repository.increment(m, increments);
   }
+
+  /**
+   * A site's first enrichment learns its country after its analysis was counted (the analysis is
+   * stored first): its counts of that month move from the unknown country to the new one, so a
+   * new site's first month counts where it is. Later changes of country leave counted months as
+   * they are (a site is counted where it was when its month was counted).
+   */
+  async countryLearned(
+    m: EntityManager,
+    site: { id: number; trafficRank: number | null },
+    month: string,
+    country: string,
+  ): Promise<void> {
+    const { counted, rows } = await this.repository.siteMonth(m, site.id, month);
+    if (!counted) return;
+    const rankBucket = rankBucketOf(site.trafficRank);
+    const counts = (where: string): TrendIncrement[] => {
+      const at = { month, country: where, rankBucket };
+      const list: TrendIncrement[] = [{ kind: 's', name: '', version: '', ...at }];
+      const categories = new Set<string>();
+      for (const row of rows) {
+        list.push({ kind: 't', name: row.slug, version: '', ...at });
+        for (const v of new Set(listOf(row.versions).map((v) => v.slice(0, 64))))
+          list.push({ kind: 'v', name: row.slug, version: v, ...at });
+        for (const c of listOf(row.categories)) categories.add(c.slice(0, 120));
+      }
+      for (const name of categories) list.push({ kind: 'c', name, version: '', ...at });
+      return list;
+    };
+    await this.repository.decrement(m, counts(''));
+    await this.repository.increment(m, counts(country));
+  }
+}
+
+/** A JSON list column's strings (malformed JSON: none). */
+function listOf(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '') : [];
+  } catch {
+    return [];
+  }
 }

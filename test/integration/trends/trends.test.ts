@@ -1,4 +1,5 @@
 import type { DetectedTechnology } from '../../../src/detection';
+import type { SiteEnrichment } from '../../../src/enrichment';
 import { TrendAggregates1764670000000 } from '../../../src/storage/migrations/1764670000000-trend-aggregates';
 import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
@@ -226,6 +227,49 @@ describe('trends', () => {
     expect(april.versions).toEqual(['3.0.0', '3.1.0', '3.2.0'].map((version) => ({ version, sites: 8 })));
   });
 
+  it("counts a new site's first month in the country its first enrichment finds", async () => {
+    const enrichment = {
+      meta: {},
+      company: {},
+      phone: {},
+      email: {},
+      contact: {},
+      social: {},
+      locale: {},
+      security: {},
+      trackers: {},
+      keywords: {},
+      signals: {},
+      events: {},
+    } as SiteEnrichment;
+    await record('neu.at', '2026-05-03T00:00:00Z', [detected('jquery', ['3.7.1']), detected('wordpress')]);
+    const path = '/v2/trends/jquery/?months=1&until=2026-05';
+    expect(sites(await months(`${path}&countries=AT`))).toEqual(['2026-05 0/0']);
+    await services().siteIndex.recordEnrichment(
+      'https://neu.at/',
+      { enrichment, country: 'at' },
+      new Date('2026-05-03T00:00:01Z'),
+    );
+    const [austria] = await months(`${path}&countries=AT`);
+    expect([austria.sites, austria.analysedSites, austria.versions]).toEqual([
+      1,
+      1,
+      [{ version: '3.7.1', sites: 1 }],
+    ]);
+    expect(sites(await months('/v2/trends/categories/cms/?months=1&until=2026-05&countries=AT'))).toEqual([
+      '2026-05 1/1',
+    ]);
+    // Moved, not copied: the whole month still counts the site once.
+    expect(sites(await months(path))).toEqual(['2026-05 1/1']);
+    // A later enrichment (the country known) moves nothing.
+    await services().siteIndex.recordEnrichment(
+      'https://neu.at/',
+      { enrichment, country: 'de' },
+      new Date('2026-05-09T00:00:00Z'),
+    );
+    expect(sites(await months(`${path}&countries=AT`))).toEqual(['2026-05 1/1']);
+  });
+
   it('backfills from the monthly history what the analyses counted as they were stored', async () => {
     const db = services().db;
     // December's sites were counted before their countries and ranks were known, and April's have
@@ -234,7 +278,7 @@ describe('trends', () => {
     const counts = () =>
       db.query<Record<string, unknown>[]>(
         'SELECT kind, name, month, version, country, rank_bucket, sites FROM trend_counts ' +
-          "WHERE month NOT IN ('2025-12', '2026-04') ORDER BY kind, name, month, version, country, rank_bucket",
+          "WHERE month NOT IN ('2025-12', '2026-04', '2026-05') ORDER BY kind, name, month, version, country, rank_bucket",
       );
     const stored = (await counts()).map((r) =>
       JSON.stringify({ ...r, sites: Number(r.sites), rank_bucket: Number(r.rank_bucket) }),
