@@ -133,6 +133,16 @@ async function measureReads(databaseUrl: string): Promise<void> {
       ['largest category', () => services.trends.category({ slug: index.category.slug, ...window })],
     ];
     for (const [, call] of mix) await call();
+    const sample = await services.trends.technology({ slug: top, ...window });
+    const last = sample.months[sample.months.length - 1];
+    console.log(
+      `${top}, ${last.month}: ${last.sites} of ${last.analysedSites} sites (share ${last.share}), ` +
+        `${last.versions.length} versions, fingerprints ${last.fingerprintsVersions.join(', ')}; ` +
+        `switch marked in ${sample.months
+          .filter((m) => m.fingerprintsChanged)
+          .map((m) => m.month)
+          .join(', ')}`,
+    );
     const times = new Map<string, number[]>(mix.map(([label]) => [label, []]));
     for (let i = 0; i < REQUESTS; i++) {
       const [label, call] = mix[i % mix.length];
