@@ -138,23 +138,6 @@ export interface ChangePageSource {
   moreAfter: string | null;
 }
 
-export function toChangesPage(page: ChangePageSource): z.output<typeof ChangesPageShape> {
-  return {
-    changes: page.changes.map((c) => ({
-      id: c.id,
-      domain: c.hostname,
-      technology: c.slug,
-      name: c.name,
-      kind: c.kind,
-      ...(c.fromVersion ? { fromVersion: c.fromVersion } : {}),
-      ...(c.toVersion ? { toVersion: c.toVersion } : {}),
-      at: Math.floor(c.at / 1000),
-      ...(c.fingerprintsVersion ? { fingerprintsVersion: c.fingerprintsVersion } : {}),
-    })),
-    ...(page.moreAfter === null ? {} : { moreAfter: page.moreAfter }),
-  };
-}
-
 /** GET /v2/sites/{domain} and GraphQL site(domain). */
 export const SiteTimelineRequest = z.object({
   domain: field.text({
