@@ -51,21 +51,7 @@ describe('signing secrets encrypted at rest', () => {
     return row.signing_secret;
   };
 
-  /** The secret the callback worker signs with, read the way the worker reads it. */
-  const secretForDelivery = async (service: RunningService): Promise<string | null> => {
-    const { callbacks, db } = service.services;
-    const delivery = await db.transaction((m) =>
-      callbacks.schedule(m, {
-        accountId,
-        url: 'http://127.0.0.1:9/hook',
-        event: 'test.event',
-        payload: { a: 1 },
-      }),
-    );
-    return (await callbacks.startAttempt(delivery.id))!.secret;
-  };
-
-  /** The secrets the worker signs with, the replaced one too while its grace period lasts. */
+  /** The secrets the worker signs with (read the way it reads them), the replaced one too while its grace period lasts. */
   const secretsForDelivery = async (service: RunningService): Promise<(string | null)[]> => {
     const { callbacks, db } = service.services;
     const delivery = await db.transaction((m) =>
@@ -74,6 +60,9 @@ describe('signing secrets encrypted at rest', () => {
     const attempt = (await callbacks.startAttempt(delivery.id))!;
     return [attempt.secret, attempt.previousSecret];
   };
+  /** The secret the callback worker signs with. */
+  const secretForDelivery = async (service: RunningService): Promise<string | null> =>
+    (await secretsForDelivery(service))[0];
 
   let replaced: string;
 
