@@ -18,6 +18,8 @@ import { fingerprintsLoad } from './fingerprints-load.command';
 import { fingerprintsStatus } from './fingerprints-status.command';
 import { fingerprintsUnload } from './fingerprints-unload.command';
 import { fingerprintsActivate } from './fingerprints-activate.command';
+import { vulnsImport } from './vulns-import.command';
+import { vulnsStatus } from './vulns-status.command';
 import { standardWebhooksSecret } from '../services/platform/webhook-signatures';
 
 /**
@@ -272,6 +274,21 @@ const COMMANDS: Record<string, Command> = {
     description: 'Make an earlier set (fingerprints:status lists them) the active one again: a roll-back.',
     runWithCode: (s, o) => fingerprintsActivate(s, { version: text(o, 'version'), json: o.json === true }),
   },
+  'vulns:import': {
+    synopsis: '--file FILE [--json]',
+    description:
+      'Import vulnerability data: an NVD CVE API 2.0 document (a yearly feed, .json or .json.gz, streamed) or OSV ' +
+      'JSON (one record, a folder or a zip of them). The whole file is checked first (a wrong schema, bad JSON or a ' +
+      'truncated gzip writes nothing), then written; a stored record is replaced only by a newer `modified`. ' +
+      'A progress bar on a terminal; the summary as JSON.',
+    run: (s, o) => vulnsImport(s, text(o, 'file')),
+  },
+  'vulns:status': {
+    synopsis: '[--json]',
+    description:
+      'Imported vulnerability data: per source the records, products, newest modified, last import.',
+    run: (s) => vulnsStatus(s),
+  },
   'sites:rank': {
     synopsis: '[--json]',
     description:
@@ -332,7 +349,7 @@ class UsageError extends Error {
  * peak RSS passed 460 MB; 511-641 MB at a million lines). The command therefore runs itself again
  * with a capped old space, unless the operator set one (NODE_OPTIONS or a node flag).
  */
-const HEAP_CAPPED_COMMANDS = new Set(['sites:import']);
+const HEAP_CAPPED_COMMANDS = new Set(['sites:import', 'vulns:import']);
 const IMPORT_HEAP_FLAG = '--max-old-space-size=128';
 /** SQLite page cache of an import (SQLITE_CACHE_MB when smaller). */
 const IMPORT_SQLITE_CACHE_MB = 8;

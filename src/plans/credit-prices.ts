@@ -70,6 +70,18 @@ export const CREDIT_PRICES = {
     credits: 1,
     unit: '10 changes returned (rounded up; an empty page is free)',
   },
+  exposure: {
+    family: 'lookup',
+    endpoint: 'GET /v2/exposure/',
+    credits: 1,
+    unit: 'URL answered from the index (its technologies and their vulnerabilities)',
+  },
+  exposureSites: {
+    family: 'changes',
+    endpoint: 'GET /v2/exposure/sites/',
+    credits: 1,
+    unit: '10 sites returned (rounded up; an empty page is free)',
+  },
   siteTimeline: {
     family: 'changes',
     endpoint: 'GraphQL site(domain)',

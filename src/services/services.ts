@@ -63,6 +63,8 @@ import { logger } from '../platform/logger';
 import { RetentionService } from './platform/retention.service';
 import { parseSecretsKey, SecretVault } from './platform/secret-vault';
 import { HealthService } from './platform/health.service';
+import { VulnerabilityService } from './vulns/vulnerability.service';
+import { ExposureService } from './vulns/exposure.service';
 
 /**
  * The service graph, built once per process and shared by every transport and worker.
@@ -123,6 +125,10 @@ export interface Services {
   enricher: SiteEnricher;
   /** Stored sites in the published shapes (Lookup v2, Live/Crawl v2 sets, their callbacks). */
   storedSites: StoredSiteReader;
+  /** Vulnerability records imported offline (`admin vulns:import`, `vulns:status`). */
+  vulnerabilities: VulnerabilityService;
+  /** Sites' exposure and the reverse query (GET /v2/exposure/, /v2/exposure/sites/, GraphQL). */
+  exposure: ExposureService;
   lookupV2: LookupV2Service;
   trafficRanks: TrafficRankService;
   /** Bulk import of ranked domain lists (`npm run admin -- sites:import`). */
@@ -306,6 +312,7 @@ export async function buildServices(
   const catalogue = new CatalogueService(db, engines, config.CATALOGUE_CACHE_SECONDS);
   const siteImport = new SiteImportService(db, queue);
   const lists = new LeadListService(db, queue, callbacks, credits, events, engines, config, plans);
+  const vulnerabilities = new VulnerabilityService(db);
   return {
     config,
     plans,
@@ -354,6 +361,8 @@ export async function buildServices(
     }),
     enricher,
     storedSites,
+    vulnerabilities,
+    exposure: new ExposureService(vulnerabilities.repository, storedSites, metering, engines),
     lookupV2,
     trafficRanks: new TrafficRankService(db),
     siteImport,

@@ -1,0 +1,266 @@
+import type { Fingerprints } from '../../detection';
+import { NotFoundError } from '../../errors';
+import { CREDIT_PRICES } from '../../plans/credit-prices';
+import type { VulnerabilityRow } from '../../storage/vulnerability.repository';
+import type { VulnerabilityRepository } from '../../storage/vulnerability.repository';
+import type { Caller } from '../platform/caller';
+import type { MeteringService } from '../platform/metering.service';
+import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
+import type { StoredSiteReader } from '../lookup/stored-site-reader';
+import { fixedVersionsOf, isAffected, matchVersion, type AffectedSpec } from './affected-ranges';
+import type {
+  ExposedSitesPage,
+  ExposureItem,
+  TechnologyVulnerability,
+  Vulnerability,
+} from './exposure.contract';
+import { productKeysFor, technologiesForProduct } from './technology-products';
+import { isComparable } from './version-compare';
+
+/** The reverse query's filters and page. */
+export interface ExposedSitesQuery {
+  countries?: string[];
+  rank?: string;
+  first: number;
+  after?: string;
+}
+
+/** 1 credit per 10 sites returned, rounded up; an empty page is free. */
+export function exposedSitesCredits(returned: number): number {
+  return Math.ceil(returned / 10) * CREDIT_PRICES.exposureSites.credits;
+}
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** A stored record in the published form. */
+export function vulnerabilityOf(row: VulnerabilityRow, extraAliases: string[] = []): Vulnerability {
+  const aliases = [...new Set([...row.aliases, ...extraAliases])].filter((a) => a !== row.id).sort();
+  return {
+    id: row.id,
+    aliases,
+    ...(row.severity ? { severity: row.severity } : {}),
+    ...(row.scoreTenths !== null ? { score: row.scoreTenths / 10 } : {}),
+    ...(row.vector ? { vector: row.vector } : {}),
+    summary: row.summary,
+    ...(row.publishedAt ? { published: seconds(row.publishedAt) } : {}),
+    modified: seconds(row.modifiedAt),
+    references: row.references,
+  };
+}
+
+/** Records of one vulnerability (a CVE and the GHSA that aliases it) as one answer: NVD's first. */
+function mergeAliased(matches: (TechnologyVulnerability & { source: string })[]): TechnologyVulnerability[] {
+  const ordered = [...matches].sort((a, b) =>
+    a.source === b.source ? a.id.localeCompare(b.id) : a.source === 'nvd' ? -1 : 1,
+  );
+  const groups: TechnologyVulnerability[] = [];
+  const groupOf = new Map<string, TechnologyVulnerability>();
+  for (const { source: _source, ...m } of ordered) {
+    const names = [m.id, ...m.aliases];
+    const group = names.map((n) => groupOf.get(n)).find((g) => g !== undefined);
+    if (!group) {
+      const fresh = { ...m, aliases: [...m.aliases], fixedVersions: [...m.fixedVersions] };
+      groups.push(fresh);
+      for (const n of names) groupOf.set(n, fresh);
+      continue;
+    }
+    group.aliases = [...new Set([...group.aliases, ...names])].filter((a) => a !== group.id).sort();
+    group.fixedVersions = [...new Set([...group.fixedVersions, ...m.fixedVersions])];
+    if (m.match === 'certain') group.match = 'certain';
+    if (group.score === undefined && m.score !== undefined) {
+      group.score = m.score;
+      group.severity = m.severity;
+      group.vector = m.vector;
+    }
+    for (const n of names) groupOf.set(n, group);
+  }
+  return groups.sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.id.localeCompare(b.id));
+}
+
+/**
+ * Exposure (issue 33 §3): the vulnerabilities of a site's live technologies (GET /v2/exposure/,
+ * GraphQL's technology `vulnerabilities`), and the reverse query, the sites running an affected
+ * version (GET /v2/exposure/sites/, GraphQL vulnerability(id).affectedSites).
+ *
+ * A technology is matched to records by its product keys (technology-products.ts: the CPE
+ * vendor:product, the OSV package); a detected version inside a range is `certain`; a technology
+ * without a comparable version is `possible`, never certain.
+ */
+export class ExposureService {
+  private readonly fingerprints: () => Fingerprints;
+
+  constructor(
+    private readonly repository: VulnerabilityRepository,
+    private readonly reader: StoredSiteReader,
+    private readonly metering: MeteringService,
+    engines: EngineSource,
+  ) {
+    this.fingerprints = fingerprintsOf(engines);
+  }
+
+  /** The vulnerabilities affecting a technology at a version ('' when none was detected). */
+  async vulnerabilitiesOf(slug: string, version: string): Promise<TechnologyVulnerability[]> {
+    const keys = productKeysFor(slug, this.fingerprints());
+    if (keys.length === 0) return [];
+    const rows = await this.repository.affecting(keys);
+    const byId = new Map<string, { row: VulnerabilityRow; specs: AffectedSpec[] }>();
+    for (const row of rows) {
+      const entry = byId.get(row.id) ?? { row, specs: [] };
+      entry.specs.push(JSON.parse(row.spec) as AffectedSpec);
+      byId.set(row.id, entry);
+    }
+    const matches: (TechnologyVulnerability & { source: string })[] = [];
+    for (const { row, specs } of byId.values()) {
+      const results = specs.map((spec) => matchVersion(spec, version));
+      const match = results.includes('certain')
+        ? 'certain'
+        : results.includes('possible')
+          ? 'possible'
+          : null;
+      if (!match) continue;
+      matches.push({
+        ...vulnerabilityOf(row),
+        source: row.source,
+        match,
+        fixedVersions: [...new Set(specs.flatMap(fixedVersionsOf))],
+      });
+    }
+    return mergeAliased(matches);
+  }
+
+  /** GET /v2/exposure/: per URL, from the index; 1 credit per URL found there. */
+  async exposure(caller: Caller, urls: string[]): Promise<ExposureItem[]> {
+    const unique = [...new Set(urls)];
+    return this.metering.run(
+      caller,
+      {
+        minimumCost: 0,
+        cost: (items) => items.filter((i) => i.domain !== undefined).length * CREDIT_PRICES.exposure.credits,
+        reason: CREDIT_PRICES.exposure.endpoint,
+        readOnly: true,
+      },
+      async () => {
+        const out: ExposureItem[] = [];
+        for (const url of unique) out.push(await this.siteExposure(url));
+        return out;
+      },
+    );
+  }
+
+  private async siteExposure(url: string): Promise<ExposureItem> {
+    const site = await this.reader.site(url);
+    if (!site) return { url, technologies: [], errors: ['The site is not in the index'] };
+    const technologies: ExposureItem['technologies'] = [];
+    const fingerprints = this.fingerprints();
+    for (const t of await this.repository.liveTechnologies(site.id)) {
+      const vulnerabilities = await this.vulnerabilitiesOf(t.slug, t.version);
+      if (vulnerabilities.length === 0) continue;
+      technologies.push({
+        technology: t.slug,
+        name: fingerprints.technologyBySlug(t.slug)?.name ?? t.name,
+        ...(t.version ? { version: t.version } : {}),
+        vulnerabilities,
+      });
+    }
+    return { url, domain: site.hostname, technologies };
+  }
+
+  /** The records an id names (its own record, and those aliasing it), merged as one; 404 when none. */
+  async vulnerability(
+    id: string,
+  ): Promise<{ vulnerability: Vulnerability; pairs: () => Promise<AffectedPair[]> }> {
+    const records = await this.repository.named(id);
+    if (records.length === 0) throw new NotFoundError(`No imported vulnerability is named ${id}`);
+    const main = records.find((r) => r.id === id) ?? records[0];
+    const vulnerability = vulnerabilityOf(
+      main,
+      records.flatMap((r) => [r.id, ...r.aliases]),
+    );
+    return { vulnerability, pairs: () => this.affectedPairs(records) };
+  }
+
+  /**
+   * The (technology, version) pairs of the index inside the records' ranges: per technology the
+   * record's products stand for, the versions present in the index, each checked in the scheme.
+   */
+  private async affectedPairs(
+    records: { products: { product: string; spec: string }[] }[],
+  ): Promise<AffectedPair[]> {
+    const fingerprints = this.fingerprints();
+    const specsBySlug = new Map<string, AffectedSpec[]>();
+    for (const record of records)
+      for (const p of record.products)
+        for (const slug of technologiesForProduct(p.product, fingerprints))
+          specsBySlug.set(slug, [...(specsBySlug.get(slug) ?? []), JSON.parse(p.spec) as AffectedSpec]);
+    const pairs: AffectedPair[] = [];
+    for (const [slug, specs] of specsBySlug)
+      for (const version of await this.repository.versionsOf(slug))
+        if (isComparable(version) && specs.some((spec) => isAffected(spec, version)))
+          pairs.push({ slug, version });
+    return pairs;
+  }
+
+  /** GET /v2/exposure/sites/: one page; 1 credit per 10 sites returned. */
+  async exposedSites(caller: Caller, id: string, query: ExposedSitesQuery): Promise<ExposedSitesPage> {
+    const named = await this.vulnerability(id);
+    return this.metering.run(
+      caller,
+      {
+        minimumCost: 0,
+        cost: (page) => exposedSitesCredits(page.sites.length),
+        reason: CREDIT_PRICES.exposureSites.endpoint,
+        readOnly: true,
+      },
+      async () => ({ vulnerability: named.vulnerability, ...(await this.page(await named.pairs(), query)) }),
+    );
+  }
+
+  /** A page of the sites running any of the pairs, in site id order. */
+  async page(
+    pairs: AffectedPair[],
+    query: ExposedSitesQuery,
+  ): Promise<Pick<ExposedSitesPage, 'sites' | 'moreAfter'>> {
+    const take = query.first + 1;
+    const rows = await this.repository.runningSites({
+      versions: pairs,
+      countries: query.countries ?? [],
+      maxRank: query.rank ? Number(query.rank) : null,
+      afterSiteId: query.after ? Number(query.after) : 0,
+      take,
+    });
+    // Rows come per pair: a site is complete only below the first site id the cut may have split.
+    const cut = rows.length > take ? rows[take].siteId : Infinity;
+    const fingerprints = this.fingerprints();
+    const sites: ExposedSitesPage['sites'] = [];
+    const ids: number[] = [];
+    for (const row of rows) {
+      if (row.siteId >= cut) break;
+      const technology = {
+        technology: row.slug,
+        name: fingerprints.technologyBySlug(row.slug)?.name ?? row.slug,
+        version: row.version,
+      };
+      if (ids[ids.length - 1] === row.siteId) {
+        sites[sites.length - 1].technologies.push(technology);
+        continue;
+      }
+      if (sites.length === query.first) break;
+      ids.push(row.siteId);
+      sites.push({
+        domain: row.hostname,
+        ...(row.country ? { country: row.country } : {}),
+        ...(row.trafficRank !== null ? { trafficRank: row.trafficRank } : {}),
+        technologies: [technology],
+      });
+    }
+    const more =
+      sites.length === query.first ? rows.some((r) => r.siteId > ids[ids.length - 1]) : cut !== Infinity;
+    return more && ids.length > 0 ? { sites, moreAfter: String(ids[ids.length - 1]) } : { sites };
+  }
+}
+
+/** A technology and a version of it that the index holds and a record affects. */
+export interface AffectedPair {
+  slug: string;
+  version: string;
+}
