@@ -6,6 +6,7 @@ import { ChangeResolver } from './change.resolver';
 import { TrendResolver } from './trend.resolver';
 import { DatasetResolver } from './dataset.resolver';
 import { DetectedTechnologyResolver } from './detected-technology.resolver';
+import { ExposureResolver, SiteTechnologyExposureResolver } from './exposure.resolver';
 import { EmailVerificationResolver } from './email-verification.resolver';
 import { FingerprintPackResolver } from './fingerprint-pack.resolver';
 import { LeadListResolver } from './lead-list.resolver';
@@ -25,6 +26,8 @@ export const RESOLVERS = [
   DatasetResolver,
   DetectedTechnologyResolver,
   EmailVerificationResolver,
+  ExposureResolver,
+  SiteTechnologyExposureResolver,
   FingerprintPackResolver,
   LeadListResolver,
   LookupV2Resolver,

@@ -4,6 +4,7 @@ import { ANALYSIS_ROUTES } from './routes/analysis.routes';
 import { CATALOGUE_ROUTES } from './routes/catalogue.routes';
 import { CHANGES_ROUTES } from './routes/changes.routes';
 import { DATASET_ROUTES } from './routes/dataset.routes';
+import { EXPOSURE_ROUTES } from './routes/exposure.routes';
 import { LISTS_ROUTES } from './routes/lists.routes';
 import { LOOKUP_V2_ROUTES } from './routes/lookup-v2.routes';
 import { SUBDOMAIN_ROUTES } from './routes/subdomain.routes';
@@ -23,6 +24,7 @@ const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...CHANGES_ROUTES,
   ...CATALOGUE_ROUTES,
   ...TRENDS_ROUTES,
+  ...EXPOSURE_ROUTES,
   ...LISTS_ROUTES,
   ...DATASET_ROUTES,
 ];

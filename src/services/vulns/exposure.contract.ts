@@ -59,6 +59,9 @@ export const ExposedSitesRequest = z.object({
 });
 export type ExposedSitesInput = z.output<typeof ExposedSitesRequest>;
 
+/** GraphQL Vulnerability.affectedSites(countries, rank, first, after). */
+export const AffectedSitesRequest = z.object(ExposedSitesPaging);
+
 /** GraphQL vulnerability(id). */
 export const VulnerabilityRequest = z.object({
   id: vulnerabilityIdField('A vulnerability id or alias (CVE-…, GHSA-…)'),
@@ -79,7 +82,7 @@ export const VulnerabilityShape = z.strictObject({
 });
 export type Vulnerability = z.output<typeof VulnerabilityShape>;
 
-const TechnologyVulnerabilityShape = VulnerabilityShape.extend({
+export const TechnologyVulnerabilityShape = VulnerabilityShape.extend({
   match: z
     .enum(MATCH_CERTAINTIES)
     .describe(
@@ -119,9 +122,16 @@ const ExposedSiteShape = z.strictObject({
     .describe('The affected technologies it runs, with the versions'),
 });
 
-export const ExposedSitesPageShape = z.strictObject({
-  vulnerability: VulnerabilityShape.meta({ graphqlType: 'Vulnerability' }),
+const ExposedSitesFields = {
   sites: z.array(ExposedSiteShape.meta({ graphqlType: 'ExposedSite' })).describe('In index order'),
   moreAfter: z.string().optional().describe('Present only when more sites match: pass it as `after`'),
+};
+
+/** GraphQL Vulnerability.affectedSites: a page of sites. */
+export const ExposedSitesShape = z.strictObject(ExposedSitesFields);
+
+export const ExposedSitesPageShape = z.strictObject({
+  vulnerability: VulnerabilityShape.meta({ graphqlType: 'Vulnerability' }),
+  ...ExposedSitesFields,
 });
 export type ExposedSitesPage = z.output<typeof ExposedSitesPageShape>;

@@ -114,7 +114,7 @@ function nvdFile(path: string, gzip: boolean, totalBytes: number): VulnSource {
       const { raw, text } = textStream(path, gzip);
       let failure: Error | null = null;
       const items = pipeline(text, parser(), pick({ filter: 'vulnerabilities' }), streamArray(), (error) => {
-        if (error) failure = gzipError(path, error);
+        if (error) failure = jsonError(path, gzipError(path, error));
       }) as Readable;
       let index = 0;
       try {

@@ -1,0 +1,278 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ZipFile } from 'yazl';
+import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
+import { ChangingSite, GENEROUS_FETCHES, startChangingSite, wordpressHome } from '../changes/changing-site';
+import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
+import { startTestService, TestService } from '../../helpers/test-service';
+
+const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'vulns');
+const NVD = join(FIXTURES, 'nvdcve-2.0-small.json');
+const OSV = join(FIXTURES, 'osv');
+
+const script = (file: string) => `<script src="/js/${file}"></script>`;
+
+/**
+ * Vulnerability import and exposure on SQLite and (with TEST_DATABASE_URL) MariaDB: real NVD 2.0
+ * and OSV fixtures imported through the service the CLI calls, real local sites serving known
+ * versions of WordPress and of browser libraries, then GET /v2/exposure/ and /v2/exposure/sites/
+ * (certain vs possible, aliases merged, paging, filters, credits, bad input) and GraphQL.
+ */
+describe('vulnerability import and exposure', () => {
+  let service: TestService;
+  let contract: OpenApiDocument;
+  let a: ChangingSite;
+  let b: ChangingSite;
+  let c: ChangingSite;
+  let apiKey: string;
+  let accountId: number;
+  let scratch: string;
+  const services = () => service.running.services;
+  const get = async (path: string, key: string | null = apiKey) => {
+    service.clock.advance(1000);
+    const res = await service.request(path, { key: key ?? undefined });
+    expectMatchesContract(contract, 'GET', path, res.status, res.body, res.headers);
+    return res;
+  };
+  const balance = async () =>
+    Number(
+      (
+        await services().db.query<{ credits: number }[]>('SELECT credits FROM accounts WHERE id = ?', [
+          accountId,
+        ])
+      )[0].credits,
+    );
+  const records = async () =>
+    Number((await services().db.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM vulnerabilities'))[0].n);
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'vulns-'));
+    // a: WordPress 6.4.2 with jQuery 3.4.1; b: WordPress 6.5.0 with lodash (no version); c: jQuery 3.7.1.
+    a = await startChangingSite({ '/': wordpressHome('6.4.2', script('jquery-3.4.1.min.js')) });
+    b = await startChangingSite({ '/': wordpressHome('6.5.0', script('lodash.min.js')) }, '127.0.0.2');
+    c = await startChangingSite(
+      {
+        '/': `<!doctype html><html><head><title>C</title>${script('jquery-3.7.1.min.js')}</head><body>c</body></html>`,
+      },
+      '127.0.0.3',
+    );
+    service = await startTestService({ ...FAST_SETTINGS, ...GENEROUS_FETCHES, LOG_LEVEL: 'error' });
+    ({ apiKey, accountId } = await service.createAccount({ plan: 'large', credits: 1000 }));
+    contract = await fetchOpenApiDocument(service.url);
+    for (const site of [a, b, c]) expect((await services().analyzer.analyzePage(site.url)).ok).toBe(true);
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await Promise.all([a, b, c].map((s) => s?.close()));
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('imports an NVD 2.0 feed and OSV records, idempotently, newer modified winning', async () => {
+    const nvd = await services().vulnerabilities.importFile(NVD);
+    // The rejected CVE and the one with no matchable product are read and skipped.
+    expect(nvd).toMatchObject({ kind: 'nvd', read: 7, skipped: 1, added: 6, updated: 0, unchanged: 0 });
+    const osv = await services().vulnerabilities.importFile(OSV);
+    expect(osv).toMatchObject({ kind: 'osv', read: 3, skipped: 0, added: 3 });
+    // Again: nothing changes.
+    expect(await services().vulnerabilities.importFile(NVD)).toMatchObject({
+      added: 0,
+      updated: 0,
+      unchanged: 6,
+    });
+    // A gzip feed whose one record is newer replaces it; an older one is ignored.
+    const doc = JSON.parse(readFileSync(NVD, 'utf8'));
+    const older = structuredClone(doc);
+    doc.vulnerabilities = [doc.vulnerabilities[0]];
+    doc.vulnerabilities[0].cve.lastModified = '2026-01-01T00:00:00.000';
+    doc.vulnerabilities[0].cve.descriptions[0].value = 'Updated description';
+    writeFileSync(join(scratch, 'newer.json.gz'), gzipSync(JSON.stringify(doc)));
+    expect(await services().vulnerabilities.importFile(join(scratch, 'newer.json.gz'))).toMatchObject({
+      updated: 1,
+    });
+    older.vulnerabilities = [older.vulnerabilities[0]];
+    writeFileSync(join(scratch, 'older.json'), JSON.stringify(older));
+    expect(await services().vulnerabilities.importFile(join(scratch, 'older.json'))).toMatchObject({
+      unchanged: 1,
+    });
+    const status = await services().vulnerabilities.status();
+    expect(status.sources.map((s) => [s.source, s.records])).toEqual([
+      ['nvd', 6],
+      ['osv', 3],
+    ]);
+    expect(status.newest?.id).toBe('CVE-2019-11358');
+  });
+
+  it('reads OSV zips, and refuses a truncated gzip, a wrong schema and bad JSON without writing anything', async () => {
+    const zip = new ZipFile();
+    zip.addBuffer(readFileSync(join(OSV, 'npm', 'GHSA-35jh-r3h4-6jhm.json')), 'npm/GHSA-35jh-r3h4-6jhm.json');
+    zip.addBuffer(Buffer.from('not json'), 'README.md');
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    writeFileSync(join(scratch, 'npm.zip'), Buffer.concat(chunks));
+    expect(await services().vulnerabilities.importFile(join(scratch, 'npm.zip'))).toMatchObject({
+      kind: 'osv',
+      read: 1,
+      unchanged: 1,
+    });
+
+    const before = await records();
+    const whole = gzipSync(readFileSync(NVD));
+    writeFileSync(join(scratch, 'truncated.json.gz'), whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const wrong = JSON.parse(readFileSync(NVD, 'utf8'));
+    wrong.vulnerabilities.push({ cve: { id: 'not-a-cve' } });
+    wrong.vulnerabilities[0].cve.lastModified = '2027-01-01T00:00:00.000';
+    writeFileSync(join(scratch, 'wrong.json'), JSON.stringify(wrong));
+    writeFileSync(join(scratch, 'nvd11.json'), JSON.stringify({ CVE_data_type: 'CVE', CVE_Items: [] }));
+    writeFileSync(join(scratch, 'cut.json'), readFileSync(NVD, 'utf8').slice(0, 3000));
+    writeFileSync(join(scratch, 'osv-bad.json'), JSON.stringify({ id: 'GHSA-x', affected: [] }));
+    for (const [file, message] of [
+      ['truncated.json.gz', /gzip stream is truncated or corrupt/],
+      ['wrong.json', /vulnerabilities\[7\] is not an NVD CVE 2.0 item/],
+      ['nvd11.json', /NVD 1\.1 feed/],
+      ['cut.json', /not valid JSON/],
+      ['osv-bad.json', /is not an OSV record/],
+      ['missing.json', /cannot be read/],
+    ] as const)
+      await expect(services().vulnerabilities.importFile(join(scratch, file))).rejects.toThrow(message);
+    expect(await records()).toBe(before);
+    // The record the wrong file would have updated first is as it was.
+    const [cve] = await services().vulnerabilities.repository.named('CVE-2019-11358');
+    expect(cve.modifiedAt.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('answers a site’s exposure from the index: certain, possible, aliases merged; 1 credit per URL found', async () => {
+    const start = await balance();
+    const res = await get(`/v2/exposure/?urls=${a.url},${b.url},http://not-indexed.test/`);
+    expect(res.status).toBe(200);
+    const [onA, onB, missing] = res.body;
+    expect(missing).toEqual({
+      url: 'http://not-indexed.test/',
+      technologies: [],
+      errors: ['The site is not in the index'],
+    });
+    const summary = (item: any) =>
+      Object.fromEntries(
+        item.technologies.map((t: any) => [
+          `${t.technology}@${t.version ?? ''}`,
+          t.vulnerabilities.map((v: any) => `${v.id}:${v.match}`).sort(),
+        ]),
+      );
+    expect(summary(onA)).toEqual({
+      'jquery@3.4.1': ['CVE-2020-11022:certain'],
+      // CVE-2023-99990 ends at 6.4 inclusive: 6.4.2 is above it.
+      'wordpress@6.4.2': ['CVE-2024-4439:certain'],
+    });
+    expect(summary(onB)).toEqual({
+      'lodash@': ['GHSA-35jh-r3h4-6jhm:possible'],
+      'wordpress@6.5.0': ['CVE-2024-4439:certain'],
+    });
+    const jquery = onA.technologies.find((t: any) => t.technology === 'jquery').vulnerabilities[0];
+    expect(jquery).toMatchObject({
+      id: 'CVE-2020-11022',
+      aliases: ['GHSA-gxr4-xjj5-5px2'],
+      severity: 'MEDIUM',
+      score: 6.1,
+      fixedVersions: ['3.5.0'],
+      match: 'certain',
+    });
+    const wordpress = onA.technologies.find((t: any) => t.technology === 'wordpress').vulnerabilities;
+    // Highest score first; CVSS v4.0 preferred when the record has it.
+    expect(wordpress[0]).toMatchObject({
+      id: 'CVE-2024-4439',
+      score: 8.8,
+      vector: expect.stringMatching(/^CVSS:4\.0/),
+    });
+    expect(onB.technologies.find((t: any) => t.technology === 'lodash').vulnerabilities[0]).toMatchObject({
+      score: 7.2,
+      severity: 'HIGH',
+      fixedVersions: ['4.17.21'],
+    });
+    expect(start - (await balance())).toBe(2);
+  });
+
+  it('lists the sites running an affected version, by CVE or by alias, paged with moreAfter, filtered', async () => {
+    const start = await balance();
+    const jquery = await get('/v2/exposure/sites/?vulnerability=CVE-2020-11022');
+    expect(jquery.status).toBe(200);
+    expect(jquery.body.vulnerability).toMatchObject({
+      id: 'CVE-2020-11022',
+      aliases: ['GHSA-gxr4-xjj5-5px2'],
+    });
+    expect(jquery.body.sites).toEqual([
+      { domain: a.hostname, technologies: [{ technology: 'jquery', name: 'jQuery', version: '3.4.1' }] },
+    ]);
+    expect(jquery.body.moreAfter).toBeUndefined();
+    const byAlias = await get('/v2/exposure/sites/?vulnerability=GHSA-gxr4-xjj5-5px2');
+    expect(byAlias.body.sites).toEqual(jquery.body.sites);
+
+    const all = (await get('/v2/exposure/sites/?vulnerability=CVE-2024-4439')).body.sites.map(
+      (s: any) => s.domain,
+    );
+    expect(all).toEqual([a.hostname, b.hostname]);
+    const first = await get('/v2/exposure/sites/?vulnerability=CVE-2024-4439&limit=1');
+    expect(first.body.sites.map((s: any) => s.domain)).toEqual([a.hostname]);
+    expect(first.body.moreAfter).toMatch(/^\d+$/);
+    const second = await get(
+      `/v2/exposure/sites/?vulnerability=CVE-2024-4439&limit=1&after=${first.body.moreAfter}`,
+    );
+    expect(second.body.sites.map((s: any) => s.domain)).toEqual([b.hostname]);
+    expect(second.body.moreAfter).toBeUndefined();
+
+    // Sites without a country or a rank are not in a filtered answer; the lodash site has no version.
+    expect((await get('/v2/exposure/sites/?vulnerability=CVE-2024-4439&countries=de')).body.sites).toEqual(
+      [],
+    );
+    expect((await get('/v2/exposure/sites/?vulnerability=CVE-2024-4439&rank=1000')).body.sites).toEqual([]);
+    expect((await get('/v2/exposure/sites/?vulnerability=CVE-2021-23337')).body.sites).toEqual([]);
+    // Five pages of one or two sites: one credit each; empty pages are free.
+    expect(start - (await balance())).toBe(5);
+  });
+
+  it('refuses bad input with a 400 naming the parameter, an unknown vulnerability with a 404, charging nothing', async () => {
+    const start = await balance();
+    for (const [path, parameter] of [
+      ['/v2/exposure/', 'urls'],
+      ['/v2/exposure/?urls=a.com,b.com,c.com,d.com,e.com,f.com,g.com,h.com,i.com,j.com,k.com', 'urls'],
+      ['/v2/exposure/sites/', 'vulnerability'],
+      ['/v2/exposure/sites/?vulnerability=not%20an%20id', 'vulnerability'],
+      ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&limit=0', 'limit'],
+      ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&after=x', 'after'],
+      ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&rank=5', 'rank'],
+      ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&countries=deu', 'countries'],
+      ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&sort=x', 'sort'],
+    ]) {
+      const res = await get(path);
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(JSON.stringify(res.body)).toContain(parameter);
+    }
+    expect((await get('/v2/exposure/sites/?vulnerability=CVE-1999-0001')).status).toBe(404);
+    expect((await get('/v2/exposure/sites/?vulnerability=CVE-2020-11022', null)).status).toBe(403);
+    expect(await balance()).toBe(start);
+  });
+
+  it('serves the same through GraphQL: vulnerability(id).affectedSites and site technologies’ vulnerabilities', async () => {
+    service.clock.advance(1000);
+    const res = await service.graphql(
+      apiKey,
+      `query ($id: String!, $domain: String!) {
+        vulnerability(id: $id) { id aliases severity score summary affectedSites(first: 10) { sites { domain } moreAfter } }
+        site(domain: $domain) { technologies { slug version vulnerabilities { id aliases match fixedVersions } } }
+      }`,
+      { id: 'GHSA-gxr4-xjj5-5px2', domain: a.hostname },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.vulnerability).toMatchObject({
+      id: 'GHSA-gxr4-xjj5-5px2',
+      aliases: ['CVE-2020-11022'],
+      score: 6.1,
+      affectedSites: { sites: [{ domain: a.hostname }], moreAfter: null },
+    });
+    const jquery = res.body.data.site.technologies.find((t: any) => t.slug === 'jquery');
+    expect(jquery.vulnerabilities).toEqual([
+      { id: 'CVE-2020-11022', aliases: ['GHSA-gxr4-xjj5-5px2'], match: 'certain', fixedVersions: ['3.5.0'] },
+    ]);
+  });
+});
