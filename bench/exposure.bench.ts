@@ -38,8 +38,33 @@ const load = () =>
 
 /** jQuery releases, oldest first; the n-th about n times as common as the first. */
 const RELEASES = [
-  ...['1.4.2', '1.4.4', '1.5.1', '1.5.2', '1.6.1', '1.6.2', '1.6.4', '1.7', '1.7.1', '1.7.2', '1.8.0', '1.8.2'],
-  ...['1.8.3', '1.9.0', '1.9.1', '1.10.1', '1.10.2', '1.11.0', '1.11.1', '1.11.2', '1.11.3', '1.12.0', '1.12.3'],
+  ...[
+    '1.4.2',
+    '1.4.4',
+    '1.5.1',
+    '1.5.2',
+    '1.6.1',
+    '1.6.2',
+    '1.6.4',
+    '1.7',
+    '1.7.1',
+    '1.7.2',
+    '1.8.0',
+    '1.8.2',
+  ],
+  ...[
+    '1.8.3',
+    '1.9.0',
+    '1.9.1',
+    '1.10.1',
+    '1.10.2',
+    '1.11.0',
+    '1.11.1',
+    '1.11.2',
+    '1.11.3',
+    '1.12.0',
+    '1.12.3',
+  ],
   ...['1.12.4', '2.0.3', '2.1.0', '2.1.1', '2.1.3', '2.1.4', '2.2.0', '2.2.2', '2.2.3', '2.2.4', '3.0.0'],
   ...['3.1.0', '3.1.1', '3.2.0', '3.2.1', '3.3.0', '3.3.1', '3.4.0', '3.4.1', '3.5.0', '3.5.1', '3.6.0'],
   ...['3.6.1', '3.6.2', '3.6.3', '3.6.4', '3.7.0', '3.7.1', '1.3.2', '1.4.1', '1.6.3', '2.1.2', '3.0.0-rc1'],
@@ -66,7 +91,9 @@ async function prepare(db: Database, popular: string): Promise<void> {
     `UPDATE site_technologies SET version = CASE WHEN site_id % 20 < 3 THEN '' ${cases.join(' ')} ELSE '' END ` +
       "WHERE slug = 'jquery'",
   );
-  const [{ n }] = await db.query<{ n: number }[]>("SELECT COUNT(*) AS n FROM site_technologies WHERE slug = 'jquery'");
+  const [{ n }] = await db.query<{ n: number }[]>(
+    "SELECT COUNT(*) AS n FROM site_technologies WHERE slug = 'jquery'",
+  );
   console.log(
     `jquery on ${Number(n)} sites, ${RELEASES.length} versions; prepared in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
@@ -85,7 +112,15 @@ async function measure(databaseUrl: string): Promise<void> {
     const { slugs } = await buildSyntheticIndex(db, services.engine.fingerprints, SITES);
     await prepare(db, slugs[0]);
     const at = new Date('2024-11-21T04:56:37Z');
-    const base = { summary: 'bench', severity: 'MEDIUM', scoreTenths: 61, vector: null, publishedAt: at, modifiedAt: at, references: [] };
+    const base = {
+      summary: 'bench',
+      severity: 'MEDIUM',
+      scoreTenths: 61,
+      vector: null,
+      publishedAt: at,
+      modifiedAt: at,
+      references: [],
+    };
     await services.vulnerabilities.repository.writeBatch(
       [
         {
@@ -93,7 +128,12 @@ async function measure(databaseUrl: string): Promise<void> {
           id: 'CVE-2020-11022',
           source: 'nvd',
           aliases: [],
-          products: [{ product: 'cpe:jquery:jquery', spec: cpe({ version: '*', startIncluding: '1.2', endExcluding: '3.5.0' }) }],
+          products: [
+            {
+              product: 'cpe:jquery:jquery',
+              spec: cpe({ version: '*', startIncluding: '1.2', endExcluding: '3.5.0' }),
+            },
+          ],
         },
         {
           ...base,
@@ -126,9 +166,21 @@ async function measure(databaseUrl: string): Promise<void> {
       at,
     );
     const [{ top }] = await db.query<{ top: number }[]>('SELECT MAX(id) AS top FROM sites');
-    const mix: { name: string; id: string; query: () => Record<string, unknown>; times: number[]; sites: number }[] = [
+    const mix: {
+      name: string;
+      id: string;
+      query: () => Record<string, unknown>;
+      times: number[];
+      sites: number;
+    }[] = [
       { name: 'first page, 100', id: 'CVE-2020-11022', query: () => ({ first: 100 }), times: [], sites: 0 },
-      { name: 'by alias, 100', id: 'GHSA-gxr4-xjj5-5px2', query: () => ({ first: 100 }), times: [], sites: 0 },
+      {
+        name: 'by alias, 100',
+        id: 'GHSA-gxr4-xjj5-5px2',
+        query: () => ({ first: 100 }),
+        times: [],
+        sites: 0,
+      },
       {
         name: 'deep page, 100',
         id: 'CVE-2020-11022',
@@ -137,8 +189,20 @@ async function measure(databaseUrl: string): Promise<void> {
         sites: 0,
       },
       { name: 'first page, 1000', id: 'CVE-2020-11022', query: () => ({ first: 1000 }), times: [], sites: 0 },
-      { name: 'countries DE,FR', id: 'CVE-2020-11022', query: () => ({ first: 100, countries: ['DE', 'FR'] }), times: [], sites: 0 },
-      { name: 'rank top 10000', id: 'CVE-2020-11022', query: () => ({ first: 100, rank: '10000' }), times: [], sites: 0 },
+      {
+        name: 'countries DE,FR',
+        id: 'CVE-2020-11022',
+        query: () => ({ first: 100, countries: ['DE', 'FR'] }),
+        times: [],
+        sites: 0,
+      },
+      {
+        name: 'rank top 10000',
+        id: 'CVE-2020-11022',
+        query: () => ({ first: 100, rank: '10000' }),
+        times: [],
+        sites: 0,
+      },
       { name: 'rare (2 versions)', id: 'CVE-2012-6708', query: () => ({ first: 100 }), times: [], sites: 0 },
     ];
     const all: number[] = [];
@@ -152,7 +216,8 @@ async function measure(databaseUrl: string): Promise<void> {
       kind.sites += page.sites.length;
       all.push(ms);
     }
-    const pct = (t: number[], p: number) => [...t].sort((a, b) => a - b)[Math.min(t.length - 1, Math.floor(t.length * p))];
+    const pct = (t: number[], p: number) =>
+      [...t].sort((a, b) => a - b)[Math.min(t.length - 1, Math.floor(t.length * p))];
     console.log(
       `${db.dialect}, ${SITES} sites: ${all.length} reverse queries, p50 ${pct(all, 0.5).toFixed(1)} ms, ` +
         `p99 ${pct(all, 0.99).toFixed(1)} ms (load ${load()})`,
@@ -174,7 +239,8 @@ async function main(): Promise<void> {
   try {
     for (const database of DATABASES) {
       if (database === 'sqlite') await measure(`sqlite:${join(dir, 'exposure.db')}`);
-      else if (database === 'mariadb') await withMariaDbDatabase(MARIADB, 'exposure_bench', (url) => measure(url));
+      else if (database === 'mariadb')
+        await withMariaDbDatabase(MARIADB, 'exposure_bench', (url) => measure(url));
       else throw new Error(`EXPOSURE_BENCH_DATABASES: unknown database ${database}`);
     }
   } finally {
