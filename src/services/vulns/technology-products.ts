@@ -19,13 +19,18 @@ function projectRoot(): string {
 
 export const PACKAGE_MAP_PATH = join(projectRoot(), 'data', 'packages', 'package-map.json');
 
-/** The package map by technology name, checked entry by entry (a malformed entry names itself). */
+/**
+ * The package map by technology name, checked entry by entry (a malformed entry names itself);
+ * keys starting with `$` are comments. (main's src/detection/package-map.ts reads the same file for
+ * the SBOM: on merge, this reader gives way to its readPackageMap/packageOf.)
+ */
 export function parsePackageMap(text: string): Map<string, PackageMapEntry> {
   const value: unknown = JSON.parse(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new Error('package map: not an object of technology names');
   const out = new Map<string, PackageMapEntry>();
   for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
+    if (name.startsWith('$')) continue;
     const e = entry as Partial<PackageMapEntry> | null;
     if (
       typeof e?.purl !== 'string' ||
@@ -49,7 +54,8 @@ export function projectPackageMap(): Map<string, PackageMapEntry> {
 
 /**
  * The CPE 2.3 name of a technology, the one place exposure reads it: today the active
- * fingerprints' `cpe`; the project CPE table (issue 33 §1) takes its place here when it lands.
+ * fingerprints' `cpe`; on merge with the project CPE table (issue 33 §1, main's
+ * src/detection/cpe-map.ts) this becomes `cpeOf(technology.name, technology.cpe)`.
  */
 export function cpeFor(slug: string, fingerprints: Fingerprints): string | null {
   return fingerprints.technologyBySlug(slug)?.cpe ?? null;
