@@ -1,4 +1,4 @@
-import type { Fingerprints } from '../../detection';
+import { versionedCpes, type Fingerprints } from '../../detection';
 import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import { trafficLevelOf, type EnrichmentSet } from '../../enrichment';
 import type { SiteEntity } from '../../storage/entities';
@@ -37,6 +37,8 @@ export interface LookupTechnology {
   slug: string;
   name: string;
   cpe: string | null;
+  /** The CPE with each version in its version slot (see versionedCpes); GraphQL only, REST derives it. */
+  versionedCpes: string[];
   versions: string[];
   categories: { id: number; slug: string; name: string }[];
   /** The site's traffic rank (1 = most traffic), null when the index has none yet. */
@@ -221,6 +223,7 @@ export class StoredSiteReader {
       slug,
       name: known?.name ?? name,
       cpe: known?.cpe ?? null,
+      versionedCpes: versionedCpes(known?.cpe, versions),
       versions,
       categories: (known?.categories ?? []).map((c) => ({ id: c.id, slug: c.slug, name: c.name })),
       trafficRank: site.trafficRank,
