@@ -57,6 +57,12 @@ export const CREDIT_PRICES = {
     credits: 5,
     unit: 'URL crawled and called back (recursive, unseen or live); refunded when the site cannot be analysed',
   },
+  sbom: {
+    family: 'lookup',
+    endpoint: 'GET /v2/sbom/',
+    credits: 1,
+    unit: 'SBOM of a site found in the index (200), priced as a stored lookup; a 404 is free',
+  },
   verify: { family: 'verify', endpoint: 'GET /v2/verify/', credits: 1, unit: 'email address' },
   subdomains: {
     family: 'subdomains',

@@ -6,6 +6,7 @@ import { CHANGES_ROUTES } from './routes/changes.routes';
 import { DATASET_ROUTES } from './routes/dataset.routes';
 import { LISTS_ROUTES } from './routes/lists.routes';
 import { LOOKUP_V2_ROUTES } from './routes/lookup-v2.routes';
+import { SBOM_ROUTES } from './routes/sbom.routes';
 import { SUBDOMAIN_ROUTES } from './routes/subdomain.routes';
 import { TRENDS_ROUTES } from './routes/trends.routes';
 import { VERIFY_ROUTES } from './routes/verify.routes';
@@ -18,6 +19,7 @@ const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...ACCOUNT_ROUTES,
   ...ANALYSIS_ROUTES,
   ...LOOKUP_V2_ROUTES,
+  ...SBOM_ROUTES,
   ...VERIFY_ROUTES,
   ...SUBDOMAIN_ROUTES,
   ...CHANGES_ROUTES,

@@ -43,6 +43,7 @@ import { SiteIndexService } from './site-index/site-index.service';
 import { SiteEnricher } from './analysis/site-enricher';
 import { BoundedSiteEmailVerifier } from './analysis/site-email-verifier';
 import { LookupV2Service } from './lookup/lookup-v2.service';
+import { SbomService } from './sbom/sbom.service';
 import { DatasetService } from './datasets/dataset.service';
 import { LeadListService } from './lists/lead-list.service';
 import { StoredSiteReader } from './lookup/stored-site-reader';
@@ -123,6 +124,8 @@ export interface Services {
   enricher: SiteEnricher;
   /** Stored sites in the published shapes (Lookup v2, Live/Crawl v2 sets, their callbacks). */
   storedSites: StoredSiteReader;
+  /** GET /v2/sbom/: a site's SBOM from the index. */
+  sbom: SbomService;
   lookupV2: LookupV2Service;
   trafficRanks: TrafficRankService;
   /** Bulk import of ranked domain lists (`npm run admin -- sites:import`). */
@@ -301,6 +304,7 @@ export async function buildServices(
     },
   );
   const lookupV2 = new LookupV2Service(analysis, analyzer, storedSites, metering, callbacks);
+  const sbom = new SbomService(storedSites, siteIndex, engines, metering);
   const subdomains = buildSubdomainService({ config, db, siteIndex, queue, metering });
   const verification = new EmailVerificationService(emailVerifier, metering);
   const catalogue = new CatalogueService(db, engines, config.CATALOGUE_CACHE_SECONDS);
@@ -354,6 +358,7 @@ export async function buildServices(
     }),
     enricher,
     storedSites,
+    sbom,
     lookupV2,
     trafficRanks: new TrafficRankService(db),
     siteImport,
