@@ -7,9 +7,9 @@
  * compares the few literals filed there, clearing a slot (in a copy made for the scan) once all of its
  * literals are found.
  *
- * It replaced a full Aho-Corasick DFA: that one scanned a little faster but cost ~150 ms CPU and
- * ~25 MB of transition tables to build for the ~15,000 literals, on the start-up path; this one
- * builds in a few milliseconds from typed arrays. Each text position costs O(literals filed under its
+ * It replaced a full Aho-Corasick DFA: that one scanned a little faster but its transition tables
+ * for every literal were slow and large to build on the start-up path (figures in
+ * docs/performance.md); this one builds from typed arrays. Each text position costs O(literals filed under its
  * window), and choosing the rarest window keeps those buckets to a handful.
  */
 const HASH = 0x9e3779b1;
