@@ -10,6 +10,7 @@ import { EmailVerificationResolver } from './email-verification.resolver';
 import { FingerprintPackResolver } from './fingerprint-pack.resolver';
 import { LeadListResolver } from './lead-list.resolver';
 import { LookupV2Resolver } from './lookup-v2.resolver';
+import { MonitorResolver } from './monitor.resolver';
 import { SiteImportResolver } from './site-import.resolver';
 import { SiteResolver } from './site.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
@@ -28,6 +29,7 @@ export const RESOLVERS = [
   FingerprintPackResolver,
   LeadListResolver,
   LookupV2Resolver,
+  MonitorResolver,
   SiteImportResolver,
   SiteResolver,
   SubdomainResolver,
