@@ -107,7 +107,8 @@ export const PLANS: Readonly<Record<PlanName, BuiltInPlan>> = Object.freeze({
     features: [],
     rateLimits: demoLimits,
     metered: true,
-    limits: { monitors: 1, watchedDomains: 5 },
+    // The demo key is shared: its callbacks would go wherever anyone pointed them.
+    limits: { monitors: 0, watchedDomains: 0 },
   },
   small: {
     name: 'small',
