@@ -55,7 +55,7 @@ export function createSiteIndexHandler(
       },
       'background site crawl finished',
     );
-    const accounts = 'host' in payload ? (payload.monitorAccounts ?? []) : [];
+    const accounts = 'host' in payload ? (payload.monitorAccounts ?? []).filter(Number.isSafeInteger) : [];
     if (analysis.ok && accounts.length > 0 && chargeWatch) await chargeWatch(context.jobId, domain, accounts);
   };
 }
