@@ -3,6 +3,11 @@ import { Webhook } from 'standardwebhooks';
 import WebSocket from 'ws';
 import { TOPICS } from '../../../src/platform/event-bus';
 import { FreshnessService } from '../../../src/services/site-index/freshness.service';
+import { MonitorService } from '../../../src/services/monitors/monitor.service';
+import { CreateMonitorRequest } from '../../../src/services/monitors/monitors.contract';
+import { CallbackService } from '../../../src/services/platform/callback.service';
+import { newMeter } from '../../../src/services/platform/caller';
+import { parseRequest } from '../../../src/services/platform/request-schema';
 import { standardWebhooksSecret } from '../../../src/services/platform/webhook-signatures';
 import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
 import { CallbackReceiver, ReceivedCallback, startCallbackReceiver } from '../../helpers/callback-receiver';
@@ -180,6 +185,30 @@ describe('monitors', () => {
     expect(gql.body.errors[0].extensions.code).toBe('BAD_REQUEST');
     expect(gql.body.errors[0].message).toMatch(/technologies.*nope/);
     expect((await call('GET', '/v2/monitors/abc')).status).toBe(400);
+
+    // The callback URL's address is checked as every callback_url's: a private one is refused unless
+    // the operator allows private targets (this test service does, for its loopback receivers).
+    const guarded = new MonitorService(
+      services().db,
+      services().changes,
+      new CallbackService(services().db, services().queue, {
+        retryWindowMs: 3_600_000,
+        allowPrivateTargets: false,
+      }),
+      services().credits,
+      services().plans,
+    );
+    const caller = {
+      principal: { accountId, keyId: 1, plan: 'large', isDemo: false },
+      requestId: 'r',
+      meter: newMeter(),
+    };
+    await expect(
+      guarded.create(
+        caller,
+        parseRequest(CreateMonitorRequest, { ...valid, callbackUrl: 'http://127.0.0.1:9/hook' }),
+      ),
+    ).rejects.toMatchObject({ code: 'TARGET_FORBIDDEN', details: { parameter: 'callbackUrl' } });
     expect((await call('GET', '/v2/monitors')).body).toEqual({ monitors: [] });
   });
 
