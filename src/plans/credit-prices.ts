@@ -82,6 +82,12 @@ export const CREDIT_PRICES = {
     credits: 1,
     unit: 'site found in the index (its timeline; its changes are charged as GET /v2/changes/)',
   },
+  monitorRecrawl: {
+    family: 'monitors',
+    endpoint: 'monitor re-analysis (freshness scheduler)',
+    credits: 5,
+    unit: 'watched site crawled on schedule (as GET /v2/lookup/ crawls it); only when the analysis succeeded',
+  },
   listWebsite: {
     family: 'lists-finalize',
     endpoint: 'POST /v2/lists/{id}',

@@ -11,6 +11,7 @@ import { FingerprintPackResolver } from './fingerprint-pack.resolver';
 import { LeadListResolver } from './lead-list.resolver';
 import { LookupV2Resolver } from './lookup-v2.resolver';
 import { SbomResolver } from './sbom.resolver';
+import { MonitorResolver } from './monitor.resolver';
 import { SiteImportResolver } from './site-import.resolver';
 import { SiteResolver } from './site.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
@@ -30,6 +31,7 @@ export const RESOLVERS = [
   LeadListResolver,
   LookupV2Resolver,
   SbomResolver,
+  MonitorResolver,
   SiteImportResolver,
   SiteResolver,
   SubdomainResolver,

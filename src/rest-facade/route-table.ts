@@ -7,6 +7,7 @@ import { DATASET_ROUTES } from './routes/dataset.routes';
 import { LISTS_ROUTES } from './routes/lists.routes';
 import { LOOKUP_V2_ROUTES } from './routes/lookup-v2.routes';
 import { SBOM_ROUTES } from './routes/sbom.routes';
+import { MONITORS_ROUTES } from './routes/monitors.routes';
 import { SUBDOMAIN_ROUTES } from './routes/subdomain.routes';
 import { TRENDS_ROUTES } from './routes/trends.routes';
 import { VERIFY_ROUTES } from './routes/verify.routes';
@@ -23,6 +24,7 @@ const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...VERIFY_ROUTES,
   ...SUBDOMAIN_ROUTES,
   ...CHANGES_ROUTES,
+  ...MONITORS_ROUTES,
   ...CATALOGUE_ROUTES,
   ...TRENDS_ROUTES,
   ...LISTS_ROUTES,

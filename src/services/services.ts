@@ -57,6 +57,7 @@ import { OperatorImportService } from './site-index/operator-import.service';
 import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
 import { ChangeFeedService } from './changes/change-feed.service';
+import { MonitorService } from './monitors/monitor.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip-database';
 import { ServiceMetrics } from '../platform/service-metrics';
 import { OperationalFiguresService } from './platform/operational-figures.service';
@@ -109,6 +110,8 @@ export interface Services {
   subdomains: SubdomainService;
   /** The change feed and site timelines (GET /v2/changes/, GraphQL site, technologyChanged). */
   changes: ChangeFeedService;
+  /** Monitors (POST /v2/monitors): callbacks of matching changes, scheduled analyses of watched sites. */
+  monitors: MonitorService;
   verification: EmailVerificationService;
   /** The public technology and category catalogue. */
   catalogue: CatalogueService;
@@ -229,9 +232,15 @@ export async function buildServices(
   const metrics = new ServiceMetrics();
   metrics.setFingerprintCount(engines.current().fingerprints.technologies.length);
   engines.onSwitch((next) => metrics.setFingerprintCount(next.fingerprints.technologies.length));
-  const siteIndex = new SiteIndexService(db, (changes) => {
-    for (const change of changes) events.publish(TOPICS.technologyChanged, change);
-  });
+  const changes = new ChangeFeedService(db, metering, engines);
+  const monitors = new MonitorService(db, changes, callbacks, credits, plans);
+  const siteIndex = new SiteIndexService(
+    db,
+    (recorded) => {
+      for (const change of recorded) events.publish(TOPICS.technologyChanged, change);
+    },
+    (m, recorded) => monitors.deliverWithin(m, recorded),
+  );
   const emailVerifier = buildEmailVerifier(config);
   const renderer = buildPageRenderer(engines, config.RENDER, {
     executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
@@ -341,7 +350,8 @@ export async function buildServices(
     renderer,
     analysis,
     subdomains,
-    changes: new ChangeFeedService(db, metering, engines),
+    changes,
+    monitors,
     verification,
     catalogue,
     trends: new TrendService(db, engines),
@@ -373,6 +383,7 @@ export async function buildServices(
       recrawlAfterDays: config.RECRAWL_AFTER_DAYS,
       perRun: config.RECRAWL_PER_MINUTE,
       hostBackoff,
+      canPayWatch: (accountId) => monitors.canPayRecrawl(accountId),
     }),
     metrics,
     figures: new OperationalFiguresService(db),

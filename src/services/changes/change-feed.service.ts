@@ -119,6 +119,20 @@ export class ChangeFeedService {
     };
   }
 
+  /**
+   * A stored filter (a monitor's) as resolve() makes it, leaving out the technologies and
+   * categories the active fingerprints no longer know (a pack was switched since it was stored);
+   * null when it named some and none is known now: it then matches nothing.
+   */
+  resolveStored(input: Partial<ChangeFilterInput>): ResolvedChangeFilter | null {
+    const fingerprints = this.fingerprints();
+    const technologies = (input.technologies ?? []).filter((s) => fingerprints.technologyBySlug(s));
+    const categories = (input.categories ?? []).filter((s) => fingerprints.categoryBySlug(s));
+    const named = (input.technologies ?? []).length + (input.categories ?? []).length;
+    if (named > 0 && technologies.length + categories.length === 0) return null;
+    return this.resolve({ ...input, technologies, categories });
+  }
+
   /** Whether a committed change passes a filter (the subscription's test). */
   matches(filter: ResolvedChangeFilter, change: RecordedChange): boolean {
     if (filter.domains.length || filter.hostnames.length) {
