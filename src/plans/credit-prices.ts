@@ -76,6 +76,12 @@ export const CREDIT_PRICES = {
     credits: 1,
     unit: 'site found in the index (its timeline; its changes are charged as GET /v2/changes/)',
   },
+  graphSite: {
+    family: 'changes',
+    endpoint: 'GraphQL technology.sites, category.sites',
+    credits: 1,
+    unit: 'site returned (with its technologies, enrichment and history; its changes as GET /v2/changes/)',
+  },
   listWebsite: {
     family: 'lists-finalize',
     endpoint: 'POST /v2/lists/{id}',

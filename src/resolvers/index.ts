@@ -13,6 +13,12 @@ import { LookupV2Resolver } from './lookup-v2.resolver';
 import { SiteImportResolver } from './site-import.resolver';
 import { SiteResolver } from './site.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
+import {
+  CategoryGraphResolver,
+  SiteConnectionResolver,
+  SiteTechnologyResolver,
+  TechnologyGraphResolver,
+} from './technology-graph.resolver';
 
 /** Every resolver class of the schema. Add new resolvers here. */
 export const RESOLVERS = [
@@ -31,4 +37,8 @@ export const RESOLVERS = [
   SiteImportResolver,
   SiteResolver,
   SubdomainResolver,
+  TechnologyGraphResolver,
+  CategoryGraphResolver,
+  SiteTechnologyResolver,
+  SiteConnectionResolver,
 ];

@@ -56,6 +56,7 @@ import { OperatorImportService } from './site-index/operator-import.service';
 import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
 import { ChangeFeedService } from './changes/change-feed.service';
+import { SiteGraphService } from './site-graph/site-graph.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip-database';
 import { ServiceMetrics } from '../platform/service-metrics';
 import { OperationalFiguresService } from './platform/operational-figures.service';
@@ -108,6 +109,8 @@ export interface Services {
   subdomains: SubdomainService;
   /** The change feed and site timelines (GET /v2/changes/, GraphQL site, technologyChanged). */
   changes: ChangeFeedService;
+  /** The index as a graph: sites running a technology, versions, the batched reads of site nodes (GraphQL). */
+  siteGraph: SiteGraphService;
   verification: EmailVerificationService;
   /** The public technology and category catalogue. */
   catalogue: CatalogueService;
@@ -338,6 +341,7 @@ export async function buildServices(
     analysis,
     subdomains,
     changes: new ChangeFeedService(db, metering, engines),
+    siteGraph: new SiteGraphService(db, metering, engines),
     verification,
     catalogue,
     trends: new TrendService(db, engines),
