@@ -14,10 +14,12 @@ import { SiteImportResolver } from './site-import.resolver';
 import { SiteResolver } from './site.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
 import {
-  CategoryGraphResolver,
+  CategoryNodeResolver,
+  CategoryTechnologiesResolver,
   SiteConnectionResolver,
   SiteTechnologyResolver,
-  TechnologyGraphResolver,
+  TechnologyNodeResolver,
+  TechnologyVersionsResolver,
 } from './technology-graph.resolver';
 
 /** Every resolver class of the schema. Add new resolvers here. */
@@ -37,8 +39,10 @@ export const RESOLVERS = [
   SiteImportResolver,
   SiteResolver,
   SubdomainResolver,
-  TechnologyGraphResolver,
-  CategoryGraphResolver,
+  TechnologyNodeResolver,
+  TechnologyVersionsResolver,
+  CategoryNodeResolver,
+  CategoryTechnologiesResolver,
   SiteTechnologyResolver,
   SiteConnectionResolver,
 ];

@@ -68,60 +68,121 @@ async function sitesOf(
   });
 }
 
-/** The feed narrowed to a technology or a category (the filter's own technologies and categories are ignored). */
-async function changesOf(
-  ctx: GraphQLContext,
-  narrow: Pick<ChangesInput, 'technologies' | 'categories'>,
-  filter: object | null | undefined,
-  first: number | null | undefined,
-  after: string | null | undefined,
-): Promise<TechnologyChangeConnection> {
-  const input = changesInput(
-    { ...(filter ?? {}), technologies: undefined, categories: undefined },
-    first,
-    after,
-  );
-  const page = await ctx.services.changes.feed(requireCaller(ctx), { ...input, ...narrow });
-  return toChangeConnection(page);
+/** What differs between a technology node and a category node of the graph. */
+interface NodeKind {
+  kind: 'technology' | 'category';
+  root: typeof CatalogueTechnology | typeof CatalogueCategory;
+  siteFilter: abstract new () => object;
+  sitesRequest: typeof TechnologySitesRequest | typeof CategorySitesRequest;
+  sitesDescription: string;
+  trendArgs: abstract new () => object;
+  trend(ctx: GraphQLContext, slug: string, args: object): Promise<TrendResult>;
+  trendDescription: string;
+  /** The change feed's narrowing to this node. */
+  narrow(slug: string): Pick<ChangesInput, 'technologies' | 'categories'>;
+  changesDescription: string;
 }
 
 /**
- * A technology of the catalogue as a node of the graph: the sites of the index running it, its
- * adoption trend, its version distribution and its changes. The catalogue fields stay public; these
- * need a key (the trend excepted, public like technologyTrend).
+ * The fields a technology and a category share as nodes of the graph: the sites of the index
+ * running it, its adoption trend, its changes. The catalogue fields stay public; sites and changes
+ * need a key (GraphRead), the trend is public like technologyTrend.
  */
+function nodeResolverOf(node: NodeKind) {
+  @Resolver(() => node.root)
+  class NodeResolver {
+    @FieldResolver(() => SiteConnection, { description: node.sitesDescription })
+    @GraphRead('changes')
+    async sites(
+      @Root() root: { slug: string },
+      @Ctx() ctx: GraphQLContext,
+      @Arg('filter', () => node.siteFilter, { nullable: true }) filter?: object | null,
+      @Arg('first', () => Int, FIRST) first?: number | null,
+      @Arg('after', () => String, AFTER) after?: string | null,
+    ): Promise<SiteConnection> {
+      const input = parseRequest(node.sitesRequest, { ...(filter ?? {}), first, after });
+      return sitesOf(ctx, ctx.services.siteGraph.running(node.kind, root.slug), input);
+    }
+
+    @FieldResolver(() => Trend, { description: node.trendDescription })
+    @PublicField()
+    async trend(
+      @Root() root: { slug: string },
+      @Ctx() ctx: GraphQLContext,
+      @Args(() => node.trendArgs) args: object,
+    ): Promise<TrendResult> {
+      ctx.notKept = true;
+      return node.trend(ctx, root.slug, args);
+    }
+
+    @FieldResolver(() => TechnologyChangeConnection, { description: node.changesDescription })
+    @GraphRead('changes')
+    async changes(
+      @Root() root: { slug: string },
+      @Ctx() ctx: GraphQLContext,
+      @Arg('filter', () => ChangeFilter, {
+        nullable: true,
+        description: 'Its technologies and categories are ignored',
+      })
+      filter?: object | null,
+      @Arg('first', () => Int, { nullable: true, description: 'Changes per page, 1 to 1000 (default 100)' })
+      first?: number | null,
+      @Arg('after', () => String, AFTER) after?: string | null,
+    ): Promise<TechnologyChangeConnection> {
+      const input = changesInput(
+        { ...(filter ?? {}), technologies: undefined, categories: undefined },
+        first,
+        after,
+      );
+      const page = await ctx.services.changes.feed(requireCaller(ctx), {
+        ...input,
+        ...node.narrow(root.slug),
+      });
+      return toChangeConnection(page);
+    }
+  }
+  return NodeResolver;
+}
+
+/** A technology of the catalogue as a node: sites, trend and changes; and its versions below. */
+export const TechnologyNodeResolver = nodeResolverOf({
+  kind: 'technology',
+  root: CatalogueTechnology,
+  siteFilter: SiteFilter,
+  sitesRequest: TechnologySitesRequest,
+  sitesDescription:
+    'Sites of the index running it, by site id (1 credit per site returned, with its technologies, ' +
+    'enrichment and history; totalCount counts every match)',
+  trendArgs: TechnologyTrendFieldArgs,
+  trend: (ctx, slug, args) =>
+    ctx.services.trends.technology(parseRequest(TechnologyTrendRequest, { ...args, slug })),
+  trendDescription: 'Adoption per month, as technologyTrend (no key needed)',
+  narrow: (slug) => ({ technologies: [slug], categories: [] }),
+  changesDescription:
+    'Its changes on the sites of the index, oldest first (the feed: 1 credit per 10 returned)',
+});
+
+/** A category of the catalogue as a node: sites, trend and changes; and its technologies below. */
+export const CategoryNodeResolver = nodeResolverOf({
+  kind: 'category',
+  root: CatalogueCategory,
+  siteFilter: CategorySiteFilter,
+  sitesRequest: CategorySitesRequest,
+  sitesDescription:
+    'Sites of the index running any of its technologies, by site id (1 credit per site returned; ' +
+    'totalCount counts every match)',
+  trendArgs: CategoryTrendFieldArgs,
+  trend: (ctx, slug, args) =>
+    ctx.services.trends.category(parseRequest(CategoryTrendRequest, { ...args, slug })),
+  trendDescription: 'Adoption per month, as categoryTrend (no key needed)',
+  narrow: (slug) => ({ technologies: [], categories: [slug] }),
+  changesDescription:
+    'Changes of its technologies on the sites of the index (the feed: 1 credit per 10 returned)',
+});
+
+/** A technology's version distribution from the index. */
 @Resolver(() => CatalogueTechnology)
-export class TechnologyGraphResolver {
-  @FieldResolver(() => SiteConnection, {
-    description:
-      'Sites of the index running it, by site id (1 credit per site returned, with its technologies, ' +
-      'enrichment and history; totalCount counts every match)',
-  })
-  @GraphRead('changes')
-  async sites(
-    @Root() technology: CatalogueTechnology,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('filter', () => SiteFilter, { nullable: true }) filter?: object | null,
-    @Arg('first', () => Int, FIRST) first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
-  ): Promise<SiteConnection> {
-    const input = parseRequest(TechnologySitesRequest, { ...(filter ?? {}), first, after });
-    return sitesOf(ctx, ctx.services.siteGraph.running('technology', technology.slug), input);
-  }
-
-  @FieldResolver(() => Trend, { description: 'Adoption per month, as technologyTrend (no key needed)' })
-  @PublicField()
-  async trend(
-    @Root() technology: CatalogueTechnology,
-    @Ctx() ctx: GraphQLContext,
-    @Args(() => TechnologyTrendFieldArgs) args: object,
-  ): Promise<TrendResult> {
-    ctx.notKept = true;
-    return ctx.services.trends.technology(
-      parseRequest(TechnologyTrendRequest, { ...args, slug: technology.slug }),
-    );
-  }
-
+export class TechnologyVersionsResolver {
   @FieldResolver(() => TechnologyVersionConnection, {
     description:
       'Its versions on the sites of the index where it is live, most sites first (the best version of each ' +
@@ -137,58 +198,11 @@ export class TechnologyGraphResolver {
     const versions = await ctx.services.siteGraph.versions(technology.slug);
     return Object.assign(new TechnologyVersionConnection(), listPage(versions, first, after));
   }
-
-  @FieldResolver(() => TechnologyChangeConnection, {
-    description: 'Its changes on the sites of the index, oldest first (the feed: 1 credit per 10 returned)',
-  })
-  @GraphRead('changes')
-  async changes(
-    @Root() technology: CatalogueTechnology,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('filter', () => ChangeFilter, {
-      nullable: true,
-      description: 'Its technologies and categories are ignored',
-    })
-    filter?: object | null,
-    @Arg('first', () => Int, { nullable: true, description: 'Changes per page, 1 to 1000 (default 100)' })
-    first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
-  ): Promise<TechnologyChangeConnection> {
-    return changesOf(ctx, { technologies: [technology.slug], categories: [] }, filter, first, after);
-  }
 }
 
-/** A category of the catalogue as a node of the graph: sites, trend, technologies, changes. */
+/** A category's technologies in the catalogue. */
 @Resolver(() => CatalogueCategory)
-export class CategoryGraphResolver {
-  @FieldResolver(() => SiteConnection, {
-    description:
-      'Sites of the index running any of its technologies, by site id (1 credit per site returned; ' +
-      'totalCount counts every match)',
-  })
-  @GraphRead('changes')
-  async sites(
-    @Root() category: CatalogueCategory,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('filter', () => CategorySiteFilter, { nullable: true }) filter?: object | null,
-    @Arg('first', () => Int, FIRST) first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
-  ): Promise<SiteConnection> {
-    const input = parseRequest(CategorySitesRequest, { ...(filter ?? {}), first, after });
-    return sitesOf(ctx, ctx.services.siteGraph.running('category', category.slug), input);
-  }
-
-  @FieldResolver(() => Trend, { description: 'Adoption per month, as categoryTrend (no key needed)' })
-  @PublicField()
-  async trend(
-    @Root() category: CatalogueCategory,
-    @Ctx() ctx: GraphQLContext,
-    @Args(() => CategoryTrendFieldArgs) args: object,
-  ): Promise<TrendResult> {
-    ctx.notKept = true;
-    return ctx.services.trends.category(parseRequest(CategoryTrendRequest, { ...args, slug: category.slug }));
-  }
-
+export class CategoryTechnologiesResolver {
   @FieldResolver(() => CatalogueTechnologyConnection, {
     description: 'Its technologies in the catalogue (no key needed)',
   })
@@ -201,25 +215,6 @@ export class CategoryGraphResolver {
     const { first, after } = parseRequest(ListPageRequest, args);
     const technologies = await ctx.services.catalogue.technologiesIn(category.slug);
     return Object.assign(new CatalogueTechnologyConnection(), listPage(technologies, first, after));
-  }
-
-  @FieldResolver(() => TechnologyChangeConnection, {
-    description: 'Changes of its technologies on the sites of the index (the feed: 1 credit per 10 returned)',
-  })
-  @GraphRead('changes')
-  async changes(
-    @Root() category: CatalogueCategory,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('filter', () => ChangeFilter, {
-      nullable: true,
-      description: 'Its technologies and categories are ignored',
-    })
-    filter?: object | null,
-    @Arg('first', () => Int, { nullable: true, description: 'Changes per page, 1 to 1000 (default 100)' })
-    first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
-  ): Promise<TechnologyChangeConnection> {
-    return changesOf(ctx, { technologies: [], categories: [category.slug] }, filter, first, after);
   }
 }
 
