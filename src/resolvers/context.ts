@@ -59,7 +59,9 @@ export interface GraphQLContext {
    * changes, a site's changes): the families already counted against the key's rate limit, how many
    * such fields ran, and whether any ran (then the answer is not kept for the public catalogue).
    */
-  graphReads: { families: Set<Family>; count: number };
+  graphReads: { families: Set<Family>; count: number } | null;
+  /** The family a root field of this request counted (RateLimited): the graph's reads below it count no more. */
+  rateCounted: Family | null;
   /** Some field of this request read what is not the public catalogue: its answer is not kept. */
   notKept: boolean;
 }
@@ -138,7 +140,8 @@ export async function buildContext(
 export class RequestContext implements GraphQLContext {
   private made: Loaders | undefined = undefined;
   publicCounted = false;
-  graphReads = { families: new Set<Family>(), count: 0 };
+  graphReads: { families: Set<Family>; count: number } | null = null;
+  rateCounted: Family | null = null;
   notKept = false;
 
   constructor(

@@ -13,6 +13,8 @@ import { GraphQLContext, RequestContext, requireCaller } from './context';
  *
  * - `@RateLimited(family)`: a valid API key, then the key's rate limit for the endpoint family.
  * - `@Authenticated()`: a valid API key, no family (operator mutations; the method checks the rest).
+ * - `@GraphRead(family)`: a field of the graph below a root field that reads the index (a
+ *   technology's sites): a valid API key, the family counted once per request, a bound per request.
  * - `@PublicField()`: no key needed; counted against PUBLIC_RATE_LIMIT_PER_MINUTE per client address
  *   before any work, never metered.
  *
@@ -93,7 +95,7 @@ export function RateLimited(family: Family): MethodDecorator {
   return guardWith({ kind: 'keyed', family }, async (context) => {
     await rateLimiterFor(context.services).consume(requireCaller(context).principal, family);
     // The graph's reads below this field are of the same request (see GraphRead).
-    context.graphReads.families.add(family);
+    context.rateCounted = family;
   });
 }
 
@@ -112,13 +114,13 @@ export function GraphRead(family: Family): MethodDecorator {
     guardWith({ kind: 'keyed', family }, async (context) => {
       const caller = requireCaller(context);
       context.notKept = true;
-      const reads = context.graphReads;
+      const reads = (context.graphReads ??= { families: new Set<Family>(), count: 0 });
       if (++reads.count > MAX_GRAPH_READS)
         throw new ValidationError(
           String(key),
           `${String(key)}: at most ${MAX_GRAPH_READS} index reads (sites, versions, changes) per request`,
         );
-      if (reads.families.has(family)) return;
+      if (context.rateCounted === family || reads.families.has(family)) return;
       reads.families.add(family);
       await rateLimiterFor(context.services).consume(caller.principal, family);
     })(target, key, descriptor);
