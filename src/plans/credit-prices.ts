@@ -88,6 +88,12 @@ export const CREDIT_PRICES = {
     credits: 5,
     unit: 'watched site crawled on schedule (as GET /v2/lookup/ crawls it); only when the analysis succeeded',
   },
+  graphSite: {
+    family: 'changes',
+    endpoint: 'GraphQL technology.sites, category.sites',
+    credits: 1,
+    unit: 'site returned (with its technologies, enrichment and history; its changes as GET /v2/changes/)',
+  },
   listWebsite: {
     family: 'lists-finalize',
     endpoint: 'POST /v2/lists/{id}',

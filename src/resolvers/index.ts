@@ -15,6 +15,14 @@ import { MonitorResolver } from './monitor.resolver';
 import { SiteImportResolver } from './site-import.resolver';
 import { SiteResolver } from './site.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
+import {
+  CategoryNodeResolver,
+  CategoryTechnologiesResolver,
+  SiteConnectionResolver,
+  SiteTechnologyResolver,
+  TechnologyNodeResolver,
+  TechnologyVersionsResolver,
+} from './technology-graph.resolver';
 
 /** Every resolver class of the schema. Add new resolvers here. */
 export const RESOLVERS = [
@@ -35,4 +43,10 @@ export const RESOLVERS = [
   SiteImportResolver,
   SiteResolver,
   SubdomainResolver,
+  TechnologyNodeResolver,
+  TechnologyVersionsResolver,
+  CategoryNodeResolver,
+  CategoryTechnologiesResolver,
+  SiteTechnologyResolver,
+  SiteConnectionResolver,
 ];

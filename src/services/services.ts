@@ -58,6 +58,7 @@ import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
 import { ChangeFeedService } from './changes/change-feed.service';
 import { MonitorService } from './monitors/monitor.service';
+import { SiteGraphService } from './site-graph/site-graph.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip-database';
 import { ServiceMetrics } from '../platform/service-metrics';
 import { OperationalFiguresService } from './platform/operational-figures.service';
@@ -112,6 +113,8 @@ export interface Services {
   changes: ChangeFeedService;
   /** Monitors (POST /v2/monitors): callbacks of matching changes, scheduled analyses of watched sites. */
   monitors: MonitorService;
+  /** The index as a graph: sites running a technology, versions, the batched reads of site nodes (GraphQL). */
+  siteGraph: SiteGraphService;
   verification: EmailVerificationService;
   /** The public technology and category catalogue. */
   catalogue: CatalogueService;
@@ -352,6 +355,7 @@ export async function buildServices(
     subdomains,
     changes,
     monitors,
+    siteGraph: new SiteGraphService(db, metering, engines),
     verification,
     catalogue,
     trends: new TrendService(db, engines),

@@ -1,6 +1,6 @@
 import { versionedCpes, type Fingerprints } from '../../detection';
 import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
-import { trafficLevelOf, type EnrichmentSet } from '../../enrichment';
+import { trafficLevelOf, type EnrichmentSet, type SiteEnrichment } from '../../enrichment';
 import type { SiteEntity } from '../../storage/entities';
 import type { StoredSiteRepository } from '../../storage/stored-site.repository';
 import { EnrichmentFields, flattenSets } from '../analysis/enrichment-fields';
@@ -200,13 +200,7 @@ export class StoredSiteReader {
    */
   async fields(site: SiteEntity, sets: readonly EnrichmentSet[]): Promise<EnrichmentFields> {
     if (sets.length === 0) return {};
-    const enrichment = await this.index.enrichmentOf(site);
-    if (!enrichment) return sets.includes('events') ? { ...eventsOf(site) } : {};
-    const level = trafficLevelOf(site.trafficRank ?? undefined);
-    // A record written before a set existed (or imported) lacks it: the level stands alone then.
-    const { trafficLevel: _stale, ...signals } = enrichment.signals ?? {};
-    enrichment.signals = level ? { ...signals, trafficLevel: level } : signals;
-    return flattenSets(enrichment, sets);
+    return storedFields(site, await this.index.enrichmentOf(site), sets);
   }
 
   private technology(
@@ -232,6 +226,23 @@ export class StoredSiteReader {
       fingerprintsVersion,
     };
   }
+}
+
+/**
+ * The requested field sets of a site's stored record (null: never enriched), flat, with
+ * trafficLevel from the site's current rank (ranks move after the record was written).
+ */
+export function storedFields(
+  site: SiteEntity,
+  enrichment: SiteEnrichment | null,
+  sets: readonly EnrichmentSet[],
+): EnrichmentFields {
+  if (!enrichment) return sets.includes('events') ? { ...eventsOf(site) } : {};
+  const level = trafficLevelOf(site.trafficRank ?? undefined);
+  // A record written before a set existed (or imported) lacks it: the level stands alone then.
+  const { trafficLevel: _stale, ...signals } = enrichment.signals ?? {};
+  enrichment.signals = level ? { ...signals, trafficLevel: level } : signals;
+  return flattenSets(enrichment, sets);
 }
 
 /** The window as instants: from `maxAge` months ago to `minAge` months ago. */
