@@ -230,6 +230,13 @@ export async function buildServices(
     for (const change of changes) events.publish(TOPICS.technologyChanged, change);
   });
   const emailVerifier = buildEmailVerifier(config);
+  // One pacer for the fetcher and the browser: HOST_REQUESTS_PER_SECOND bounds both together.
+  const hostPacer =
+    config.HOST_REQUESTS_PER_SECOND === 0
+      ? undefined
+      : redis
+        ? new RedisHostPacer(redis, config.HOST_REQUESTS_PER_SECOND)
+        : new MemoryHostPacer(config.HOST_REQUESTS_PER_SECOND);
   const renderer = buildPageRenderer(engines, config.RENDER, {
     executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
     concurrency: config.BROWSER_CONCURRENCY,
@@ -242,6 +249,7 @@ export async function buildServices(
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
     allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
+    hostPacer,
   });
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
   const enricher = new SiteEnricher(
@@ -271,12 +279,7 @@ export async function buildServices(
             ? // A lease outlives one request's budget (a hop holds its slot at most that long).
               new RedisHostSlots(redis, config.HOST_CONCURRENCY, config.FETCH_TIMEOUT_MS + 10_000)
             : new MemoryHostSlots(config.HOST_CONCURRENCY),
-      hostPacer:
-        config.HOST_REQUESTS_PER_SECOND === 0
-          ? undefined
-          : redis
-            ? new RedisHostPacer(redis, config.HOST_REQUESTS_PER_SECOND)
-            : new MemoryHostPacer(config.HOST_REQUESTS_PER_SECOND),
+      hostPacer,
       pageValidators: new PageValidatorStore(db),
       pageSamples,
     },
