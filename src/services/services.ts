@@ -271,6 +271,7 @@ export async function buildServices(
       maxPages: config.CRAWL_MAX_PAGES,
       concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
       deadlineMs: config.CRAWL_DEADLINE_MS,
+      maxCrawlDelaySeconds: config.ROBOTS_CRAWL_DELAY_MAX_SECONDS,
       hostBackoff,
       hostSlots:
         config.HOST_CONCURRENCY === 0
