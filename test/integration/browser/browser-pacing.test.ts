@@ -1,13 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BrowserPool, findBrowserExecutable } from '../../../src/fetch/browser';
-import {
-  MemoryHostPacer,
-  PACING_WINDOW_MS,
-  type HostPacer,
-  type PacerClock,
-} from '../../../src/fetch/host-pacing';
+import { MemoryHostPacer, type HostPacer, type PacerClock } from '../../../src/fetch/host-pacing';
 import { eventually } from '../../helpers/eventually';
+import { mostInAnyWindow } from '../../helpers/pacing-window';
 
 const executablePath = findBrowserExecutable(process.env.BROWSER_EXECUTABLE);
 if (!executablePath) throw new Error('no headless Chromium: run .ci/ensure-browser');
@@ -61,17 +57,6 @@ async function stampingServer(clock: ManualClock, body: (path: string) => [strin
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** Most of `times` in any window of PACING_WINDOW_MS. */
-function mostInAnyWindow(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i] - sorted[j] >= PACING_WINDOW_MS) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 describe('HOST_REQUESTS_PER_SECOND also paces the headless browser', () => {

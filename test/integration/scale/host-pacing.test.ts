@@ -6,6 +6,7 @@ import { MemoryHostPacer, PACING_WINDOW_MS, type PacerClock } from '../../../src
 import { loadConfig } from '../../../src/platform/config';
 import { SharedRedis } from '../../../src/redis/redis-connection';
 import { RedisHostPacer } from '../../../src/redis/redis-host-pacer';
+import { mostInAnyWindow } from '../../helpers/pacing-window';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -19,17 +20,6 @@ function fakeClock(): PacerClock & { at: number } {
     },
   };
   return clock;
-}
-
-/** Most of `times` falling in any window of PACING_WINDOW_MS (a sliding window, stricter than calendar seconds). */
-function mostInAnyWindow(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i] - sorted[j] >= PACING_WINDOW_MS) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 /**
