@@ -245,6 +245,13 @@ export async function buildServices(
     (m, recorded) => monitors.deliverWithin(m, recorded),
   );
   const emailVerifier = buildEmailVerifier(config);
+  // One pacer for the fetcher and the browser: HOST_REQUESTS_PER_SECOND bounds both together.
+  const hostPacer =
+    config.HOST_REQUESTS_PER_SECOND === 0
+      ? undefined
+      : redis
+        ? new RedisHostPacer(redis, config.HOST_REQUESTS_PER_SECOND)
+        : new MemoryHostPacer(config.HOST_REQUESTS_PER_SECOND);
   const renderer = buildPageRenderer(engines, config.RENDER, {
     executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
     concurrency: config.BROWSER_CONCURRENCY,
@@ -257,6 +264,7 @@ export async function buildServices(
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
     allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
+    hostPacer,
   });
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
   const enricher = new SiteEnricher(
@@ -278,6 +286,7 @@ export async function buildServices(
       maxPages: config.CRAWL_MAX_PAGES,
       concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
       deadlineMs: config.CRAWL_DEADLINE_MS,
+      maxCrawlDelaySeconds: config.ROBOTS_CRAWL_DELAY_MAX_SECONDS,
       hostBackoff,
       hostSlots:
         config.HOST_CONCURRENCY === 0
@@ -286,12 +295,7 @@ export async function buildServices(
             ? // A lease outlives one request's budget (a hop holds its slot at most that long).
               new RedisHostSlots(redis, config.HOST_CONCURRENCY, config.FETCH_TIMEOUT_MS + 10_000)
             : new MemoryHostSlots(config.HOST_CONCURRENCY),
-      hostPacer:
-        config.HOST_REQUESTS_PER_SECOND === 0
-          ? undefined
-          : redis
-            ? new RedisHostPacer(redis, config.HOST_REQUESTS_PER_SECOND)
-            : new MemoryHostPacer(config.HOST_REQUESTS_PER_SECOND),
+      hostPacer,
       pageValidators: new PageValidatorStore(db),
       pageSamples,
     },
