@@ -42,6 +42,8 @@
  *     INDEX_SCALE_SQLITE=on               or "off"
  *     INDEX_SCALE_REDIS_URL=redis://127.0.0.1:6379/5         or "off"
  *     INDEX_SCALE_LOG_DIR=                a directory to keep each worker's log in
+ *     INDEX_SCALE_HEAP_SNAPSHOT=          a directory: workers started with --heapsnapshot-signal=SIGUSR2
+ *                                         (kill -USR2 a worker's pid during the run for a snapshot)
  *     INDEX_SCALE_CPU_PROFILE=            a directory for the workers' V8 CPU profiles (--cpu-prof),
  *                                         summarised by place after each measurement
  *     INDEX_SCALE_PARSE_ROUNDS=2          rounds of bench:parse's measurement over the corpus pages,

@@ -83,12 +83,14 @@ export interface RunningWorker {
 
 /** `node dist/src/worker-main.js` (as `npm run worker`), once it has logged that it started. */
 export async function startWorker(env: NodeJS.ProcessEnv, profileDir?: string): Promise<RunningWorker> {
-  const worker = spawnScript(
-    WORKER_SCRIPT,
-    [],
-    env,
-    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-  );
+  const worker = spawnScript(WORKER_SCRIPT, [], env, [
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    // INDEX_SCALE_HEAP_SNAPSHOT=dir: `kill -USR2 <worker pid>` during a run writes a heap snapshot
+    // there (summarise it with bench/memory/heap-summary.ts).
+    ...(process.env.INDEX_SCALE_HEAP_SNAPSHOT
+      ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.INDEX_SCALE_HEAP_SNAPSHOT}`]
+      : []),
+  ]);
   for (let waited = 0; !/worker started/.test(worker.output()); waited += 50) {
     if (worker.child.exitCode !== null || waited > 120_000)
       throw new Error(`the worker did not start:\n${worker.output().slice(-4000)}`);

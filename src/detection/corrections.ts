@@ -1,18 +1,10 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 import { defaultFingerprintDirectory } from './fingerprints-loader';
 import type { Fingerprints } from './fingerprints';
 import { readPack, type PackSource } from './pack-files';
+import { projectRoot } from './project-root';
 import { compilePack, overlayPacks, parsePack, type RawPack } from './raw-pack';
-
-/** The project's root: the nearest folder above this file with a package.json (src/ or dist/src/). */
-function projectRoot(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) return join(__dirname, '..', '..');
-  }
-}
 
 /**
  * Our corrections pack (webappanalyzer layout): upstream entries fixed or added, each with a

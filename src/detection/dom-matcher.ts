@@ -14,40 +14,93 @@ export interface DomNode {
   text(): string;
 }
 
-/** Indexes of the light tree by what selectors key on; built once per page, on first use. */
+/** Indexes of the light tree by what selectors key on; each built once per page, on first use. */
 class ElementIndex {
-  readonly byTag = new Map<string, number[]>();
-  readonly byId = new Map<string, number[]>();
-  readonly byClass = new Map<string, number[]>();
-  readonly byAttr = new Map<string, number[]>();
+  private tags: Map<string, number[]> | null = null;
+  private ids: Map<string, number[]> | null = null;
+  private attrs: Map<string, number[]> | null = null;
+  private classes: Map<string, number[]> | null = null;
 
-  constructor(doc: LightDocument) {
-    const add = (map: Map<string, number[]>, key: string, index: number): void => {
-      const list = map.get(key);
-      if (list) list.push(index);
-      else map.set(key, [index]);
-    };
-    doc.elements.forEach((element, index) => {
-      add(this.byTag, element.tag, index);
-      const attrs = element.attrs;
-      for (let k = 0; k < attrs.length; k += 2) {
-        const name = attrs[k];
-        add(this.byAttr, name, index);
-        if (name === 'id') add(this.byId, attrs[k + 1], index);
-        else if (name === 'class') {
-          for (const cls of attrs[k + 1].split(/\s+/)) if (cls) add(this.byClass, cls, index);
-        }
+  constructor(private readonly doc: LightDocument) {}
+
+  private byTag(): Map<string, number[]> {
+    if (this.tags) return this.tags;
+    const tags = new Map<string, number[]>();
+    this.doc.elements.forEach((element, index) => add(tags, element.tag, index));
+    return (this.tags = tags);
+  }
+
+  private byId(): Map<string, number[]> {
+    if (!this.ids) this.indexAttributes();
+    return this.ids as Map<string, number[]>;
+  }
+
+  private byAttr(): Map<string, number[]> {
+    if (!this.attrs) this.indexAttributes();
+    return this.attrs as Map<string, number[]>;
+  }
+
+  private indexAttributes(): void {
+    const ids = new Map<string, number[]>();
+    const attrs = new Map<string, number[]>();
+    this.doc.elements.forEach((element, index) => {
+      const list = element.attrs;
+      for (let k = 0; k < list.length; k += 2) {
+        add(attrs, list[k], index);
+        if (list[k] === 'id') add(ids, list[k + 1], index);
       }
     });
+    this.ids = ids;
+    this.attrs = attrs;
   }
 
+  private byClass(): Map<string, number[]> {
+    if (this.classes) return this.classes;
+    const classes = new Map<string, number[]>();
+    this.doc.elements.forEach((element, index) => {
+      const list = element.attrs;
+      for (let k = 0; k < list.length; k += 2) {
+        if (list[k] !== 'class') continue;
+        for (const cls of list[k + 1].split(/\s+/)) if (cls) add(classes, cls, index);
+      }
+    });
+    return (this.classes = classes);
+  }
+
+  /**
+   * Elements (ascending, a superset of the compound's matches) to try, null for all. Every id,
+   * class, tag and attribute name of the compound narrows it: the shortest of their lists is
+   * taken, which yields the same matches in the same order as the first one (by id, class, tag,
+   * attribute) when that one is within the examined bound.
+   */
   candidates(compound: Compound, all: number): number[] | null {
-    if (compound.ids.length) return this.byId.get(compound.ids[0]) ?? [];
-    if (compound.classes.length) return this.byClass.get(compound.classes[0]) ?? [];
-    if (compound.tag) return this.byTag.get(compound.tag) ?? [];
-    if (compound.attrs.length) return this.byAttr.get(compound.attrs[0].name) ?? [];
+    const first = this.firstCandidates(compound, all);
+    if (first === null || first.length <= 1 || first.length > MAX_DOM_CANDIDATES) return first;
+    let best = first;
+    const consider = (list: number[] | undefined): void => {
+      const length = list ? list.length : 0;
+      if (length < best.length) best = list ?? [];
+    };
+    for (const id of compound.ids) consider(this.byId().get(id));
+    for (const cls of compound.classes) consider(this.byClass().get(cls));
+    if (compound.tag) consider(this.byTag().get(compound.tag));
+    for (const test of compound.attrs) consider(this.byAttr().get(test.name));
+    return best;
+  }
+
+  private firstCandidates(compound: Compound, all: number): number[] | null {
+    if (compound.ids.length) return this.byId().get(compound.ids[0]) ?? [];
+    if (compound.classes.length) return this.byClass().get(compound.classes[0]) ?? [];
+    if (compound.tag) return this.byTag().get(compound.tag) ?? [];
+    if (compound.attrs.length) return this.byAttr().get(compound.attrs[0].name) ?? [];
     return all > 0 ? null : [];
   }
+}
+
+function add(map: Map<string, number[]>, key: string, index: number): void {
+  const list = map.get(key);
+  if (list) list.push(index);
+  else map.set(key, [index]);
 }
 
 /**

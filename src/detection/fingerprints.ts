@@ -1,3 +1,4 @@
+import { cpeOf } from './cpe-map';
 import { parseSelectorList, selectorLiteral, type Complex } from './css-selector';
 import { DomRule, type DomAttribute } from './dom-rule';
 import { LiteralTable } from './literal-table';
@@ -323,6 +324,10 @@ async function runInSlices<T>(steps: Generator<void, T>, yieldFn: YieldFn, slice
   }
 }
 
+function cpeField(cpe: string | undefined): { cpe?: string } {
+  return cpe ? { cpe } : {};
+}
+
 /** Runs a compile's steps to the end at once (the synchronous constructor, the CLI, the tests). */
 function runToEnd<T>(steps: Generator<void, T>): T {
   for (;;) {
@@ -518,7 +523,7 @@ function* compileSteps(
       categories: techCategories,
       icon: raw.icon ?? 'default.svg',
       website: raw.website ?? '',
-      ...(raw.cpe ? { cpe: raw.cpe } : {}),
+      ...cpeField(cpeOf(name, raw.cpe)),
       pricing: Array.isArray(raw.pricing) ? raw.pricing : [],
       ...(typeof raw.saas === 'boolean' ? { saas: raw.saas } : {}),
       ...(typeof raw.oss === 'boolean' ? { oss: raw.oss } : {}),

@@ -31,3 +31,6 @@ export {
   loadCorrectedFingerprints,
   type LoadCorrectedOptions,
 } from './corrections';
+export { cpeValueOf, isCpe23, versionedCpe, versionedCpes } from './cpe';
+export { CPE_MAP_FILE, readCpeMap, type CpeMapEntry } from './cpe-map';
+export { PACKAGE_MAP_FILE, packageOf, purlOf, readPackageMap, type PackageMapEntry } from './package-map';

@@ -2,12 +2,14 @@
  * One-pass, case-insensitive multi-literal scan: an anchored hash filter (as in Rabin-Karp and
  * Hyperscan's FDR). Each literal of 4+ characters is filed under one of its 4-character windows, the
  * one rarest among all literals' windows; shorter literals are filed whole in a small table of their
- * own. The scan hashes the window ending at every character, probes a flag table, and only on a hit
- * compares the few literals filed there.
+ * own. The scan hashes the window ending at every character and probes a bit table (one bit per
+ * slot, small enough to stay in the cache); it notes the hits of a batch of characters and then
+ * compares the few literals filed there, clearing a slot (in a copy made for the scan) once all of its
+ * literals are found.
  *
- * It replaced a full Aho-Corasick DFA: that one scanned a little faster but cost ~150 ms CPU and
- * ~25 MB of transition tables to build for the ~15,000 literals, on the start-up path; this one
- * builds in a few milliseconds from typed arrays. Each text position costs O(literals filed under its
+ * It replaced a full Aho-Corasick DFA: that one scanned a little faster but its transition tables
+ * for every literal were slow and large to build on the start-up path (figures in
+ * docs/performance.md); this one builds from typed arrays. Each text position costs O(literals filed under its
  * window), and choosing the rarest window keeps those buckets to a handful.
  */
 const HASH = 0x9e3779b1;
@@ -21,12 +23,14 @@ const SLOTS_PER_LITERAL_BITS = 5;
 const MIN_BITS = 8;
 /** Literals under 4 characters are few (a few dozen): a table that stays in the L1 cache. */
 const SHORT_BITS = 12;
+/** Characters probed before the hits are compared (the hit buffer holds a batch's worst case). */
+const BATCH = 1024;
 
 /** Literals filed by the hash of one window each. */
 interface Buckets {
   readonly shift: number;
-  /** hash → 1 when some literal is filed there. */
-  readonly flags: Uint8Array;
+  /** Bit h set when some literal is filed under hash h. */
+  readonly bits: Int32Array;
   /**
    * Entries start[h]..stop[h] of `entries` (pairs: literal id, offset where its window ends), valid
    * where flags[h] is set: filling them takes one pass over the literals, not over the table.
@@ -43,6 +47,8 @@ export class LiteralScanner {
   private readonly short: Buckets | null;
   /** Masks of the short window lengths in use (0xffffff for 3 characters, ...). */
   private readonly shortMasks: number[];
+  /** Probe hits of one batch: position and hash (bitwise not for the short table), in pairs. */
+  private readonly hits = new Int32Array(BATCH * 2 * 4);
 
   constructor(readonly literals: readonly string[]) {
     const fold = new Uint16Array(65536);
@@ -80,48 +86,109 @@ export class LiteralScanner {
   /** Sets found[id] = 1 for every literal that occurs in text; returns how many new ones it found. */
   scan(text: string, found: Uint8Array): number {
     const { fold, long, short, shortMasks } = this;
-    const longFlags = long.flags;
+    // The bit tables, copied for this scan on the first slot cleared in them: a slot whose literals
+    // are all found is cleared, so a window the text repeats (a tag name, a common path) is compared
+    // once, not at every occurrence.
+    let longBits = long.bits;
     const longShift = long.shift;
-    const shortFlags = short ? short.flags : longFlags;
+    let shortBits = short ? short.bits : longBits;
     const shortShift = short ? short.shift : longShift;
+    let ownLong = false;
+    let ownShort = false;
+    // One short length (the usual case) is probed without a loop; no short literals, no probe.
+    const masks = short ? shortMasks : [];
+    const shortMask = masks.length === 1 ? masks[0] : -1;
+    // The probe loop only notes where a slot is set (position and hash, long and short apart); the
+    // comparisons run per batch, so the loop stays a few instructions per character.
+    const hits = this.hits;
     let window = 0;
     let count = 0;
-    for (let i = 0; i < text.length; i++) {
-      // The last four folded characters, 8 bits each (collisions only cost a comparison).
-      window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
-      const h = Math.imul(window, HASH) >>> longShift;
-      if (longFlags[h] !== 0) count += this.verify(long, h, text, i, found, 4);
-      if (short !== null) {
-        for (let m = 0; m < shortMasks.length; m++) {
-          const hs = Math.imul(window & shortMasks[m], HASH) >>> shortShift;
-          if (shortFlags[hs] !== 0) count += this.verify(short, hs, text, i, found, 0);
+    for (let from = 0; from < text.length; from += BATCH) {
+      const to = Math.min(text.length, from + BATCH);
+      let n = 0;
+      for (let i = from; i < to; i++) {
+        // The last four folded characters, 8 bits each (collisions only cost a comparison).
+        window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
+        const h = Math.imul(window, HASH) >>> longShift;
+        if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
+          hits[n++] = i;
+          hits[n++] = h;
+        }
+        if (shortMask >= 0) {
+          const hs = Math.imul(window & shortMask, HASH) >>> shortShift;
+          if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
+            hits[n++] = i;
+            hits[n++] = ~hs;
+          }
+        } else {
+          for (let m = 0; m < masks.length; m++) {
+            const hs = Math.imul(window & masks[m], HASH) >>> shortShift;
+            if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
+              hits[n++] = i;
+              hits[n++] = ~hs;
+            }
+          }
+        }
+      }
+      for (let k = 0; k < n; k += 2) {
+        const h = hits[k + 1];
+        if (h >= 0) {
+          if ((longBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
+          const result = this.verify(long, h, text, hits[k], found, 4);
+          count += result >>> 1;
+          if ((result & 1) !== 0) {
+            if (!ownLong) {
+              longBits = longBits.slice();
+              ownLong = true;
+            }
+            longBits[h >>> 5] &= ~(1 << (h & 31));
+          }
+        } else if (short !== null) {
+          const hs = ~h;
+          if ((shortBits[hs >>> 5] & (1 << (hs & 31))) === 0) continue;
+          const result = this.verify(short, hs, text, hits[k], found, 0);
+          count += result >>> 1;
+          if ((result & 1) !== 0) {
+            if (!ownShort) {
+              shortBits = shortBits.slice();
+              ownShort = true;
+            }
+            shortBits[hs >>> 5] &= ~(1 << (hs & 31));
+          }
         }
       }
     }
     return count;
   }
 
-  /** Compares the literals filed under hash h with the text around position i (their window's end). */
+  /**
+   * Compares the literals filed under hash h with the text around position i (their window's end):
+   * twice the number of literals newly found, plus 1 when every literal filed there is found.
+   */
   private verify(buckets: Buckets, h: number, text: string, i: number, found: Uint8Array, q: number): number {
     const { fold, literals } = this;
     const entries = buckets.entries;
     let count = 0;
+    let pending = false;
     for (let k = buckets.start[h] * 2, to = buckets.stop[h] * 2; k < to; k += 2) {
       const id = entries[k];
       if (found[id] !== 0) continue;
       const literal = literals[id];
       // Short literals share a table whatever their length: the window must be the whole literal.
-      if (q === 0 && entries[k + 1] !== literal.length) continue;
+      if (q === 0 && entries[k + 1] !== literal.length) {
+        pending = true;
+        continue;
+      }
       const start = i + 1 - entries[k + 1];
-      if (start < 0 || start + literal.length > text.length) continue;
       let j = 0;
-      while (j < literal.length && fold[text.charCodeAt(start + j)] === literal.charCodeAt(j)) j++;
+      if (start >= 0 && start + literal.length <= text.length)
+        while (j < literal.length && fold[text.charCodeAt(start + j)] === literal.charCodeAt(j)) j++;
       if (j === literal.length) {
         found[id] = 1;
         count++;
-      }
+      } else pending = true;
     }
-    return count;
+    return count * 2 + (pending ? 0 : 1);
   }
 }
 
@@ -130,12 +197,12 @@ export class LiteralScanner {
  * choosing the window whose hash is rarest among all the literals' windows.
  */
 function fileLiterals(literals: readonly string[], ids: readonly number[], maxBits: number): Buckets {
-  const bits = Math.min(
+  const hashBits = Math.min(
     maxBits,
     Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + SLOTS_PER_LITERAL_BITS),
   );
-  const size = 1 << bits;
-  const shift = 32 - bits;
+  const size = 1 << hashBits;
+  const shift = 32 - hashBits;
   const frequency = new Uint16Array(size);
   for (const id of ids) {
     const literal = literals[id];
@@ -181,13 +248,15 @@ function fileLiterals(literals: readonly string[], ids: readonly number[], maxBi
     next += stop[h];
     stop[h] = start[h];
   }
+  const bits = new Int32Array(Math.max(1, size >>> 5));
+  for (let h = 0; h < size; h++) if (flags[h] !== 0) bits[h >>> 5] |= 1 << (h & 31);
   const entries = new Int32Array(ids.length * 2);
   for (let n = 0; n < ids.length; n++) {
     const at = stop[anchorHash[n]]++ * 2;
     entries[at] = ids[n];
     entries[at + 1] = anchorEnd[n];
   }
-  return { shift, flags, start, stop, entries };
+  return { shift, bits, start, stop, entries };
 }
 
 /** The bits of the last q characters of a rolling window (8 bits each). */

@@ -64,16 +64,13 @@ export class PatternSet {
     if (this.entries.length === 0) return [];
     const { literalIds, byLiteral } = this;
     let chosen: Uint8Array | null = null;
+    // One scan (the usual case) is read without the inner loop over scans.
+    const only = scans.length === 1 ? scans[0] : null;
     for (let slot = 0; slot < literalIds.length; slot++) {
       const id = literalIds[slot];
-      let hit = false;
-      for (const found of scans) {
-        if (found[id]) {
-          hit = true;
-          break;
-        }
-      }
-      if (!hit) continue;
+      if (only !== null) {
+        if (only[id] === 0) continue;
+      } else if (!scans.some((found) => found[id] !== 0)) continue;
       chosen ??= new Uint8Array(this.entries.length);
       for (const index of byLiteral[slot]) chosen[index] = 1;
     }

@@ -52,9 +52,30 @@ export function normaliseEmail(raw: string): string | undefined {
 
 /** "info [at] acme [dot] de", "info(at)acme.de" → "info@acme.de" (imprints write addresses so). */
 function deobfuscate(text: string): string {
+  // Both patterns need a bracket: a text without one is returned as is, unscanned.
+  if (!/[[({]/.test(text)) return text;
   return text
     .replace(/\s*[[({]\s*(?:at|@|ät)\s*[\])}]\s*/gi, '@')
     .replace(/\s*[[({]\s*(?:dot|punkt|point)\s*[\])}]\s*/gi, '.');
+}
+
+/**
+ * EMAIL_IN_TEXT's matches, as matchAll gives them, with the search started at most 64 characters
+ * (the longest local part) before the next "@": every match holds exactly one "@", so no match can
+ * start earlier, and the regex is not tried at every position of a long text without addresses.
+ */
+function* emailsIn(text: string): Generator<string> {
+  const regex = new RegExp(EMAIL_IN_TEXT);
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf('@', from);
+    if (at < 0) return;
+    regex.lastIndex = Math.max(from, at - 64);
+    const match = regex.exec(text);
+    if (!match) return;
+    yield match[0];
+    from = regex.lastIndex;
+  }
 }
 
 function safeDecode(value: string): string {
@@ -89,8 +110,8 @@ export function extractEmails(context: SiteContext): EmailSet {
   }
   for (const page of context.pages) {
     if (found.size >= LIMITS.values) break;
-    for (const match of deobfuscate(page.doc.text.slice(0, MAX_TEXT)).matchAll(EMAIL_IN_TEXT)) {
-      if (!addCapped(found, normaliseEmail(match[0]), LIMITS.values)) break;
+    for (const match of emailsIn(deobfuscate(page.doc.text.slice(0, MAX_TEXT)))) {
+      if (!addCapped(found, normaliseEmail(match), LIMITS.values)) break;
     }
   }
   const email = nonEmpty(found);

@@ -84,6 +84,7 @@ const BLOCKS = new Set([
 ]);
 /** Elements whose attributes the page document reads (besides microdata's itemprop/itemscope). */
 const ATTRIBUTES_READ = new Set(['html', 'meta', 'link', 'script', 'a']);
+const NOT_SPACE = /\S/;
 /** Inline elements that still start a new text segment (team cards: <strong>Name</strong><span>Title</span>). */
 const SEGMENT_BREAKS = new Set(['span', 'strong', 'b', 'em', 'small', 'a']);
 
@@ -134,7 +135,9 @@ function pageDocumentOf(url: string, parsed: ParsedHtml): PageDocument {
   };
   const flushSegment = (): void => {
     if (segment === '') return; // most block boundaries close no text: no regex for them
-    const value = segment.replace(/\s+/g, ' ').trim();
+    // A run of white space alone (the indentation between tags) gives no segment: one test, no copy.
+    const blank = !NOT_SPACE.test(segment);
+    const value = blank ? '' : segment.replace(/\s+/g, ' ').trim();
     segment = '';
     if (value && doc.segments.length < LIMITS.segments) {
       doc.segments.push({

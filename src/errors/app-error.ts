@@ -59,6 +59,13 @@ export class PlanError extends AppError {
   }
 }
 
+/** What the plan allows is used up (its monitors, the sites they watch): a larger plan allows more. */
+export class PlanLimitError extends AppError {
+  constructor(limit: string, max: number, plan: string, detail: string) {
+    super('PLAN_REQUIRED', `The ${plan} plan allows ${max} ${limit}: ${detail}`, { limit, max, plan });
+  }
+}
+
 export class InsufficientCreditsError extends AppError {
   constructor(needed: number, available: number) {
     super(

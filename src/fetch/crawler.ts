@@ -4,6 +4,7 @@ import { looksLikeNonHtml, normaliseCrawlUrl, robotsProductToken } from './crawl
 import { FetchError } from './fetch-error';
 import { HttpClient } from './http-client';
 import type { HostBackoffStore } from './host-backoff';
+import { systemPacerClock, type PacerClock } from './host-pacing';
 import { AssetCache } from './asset-cache';
 import { fetchPage, FetchedPage, FetchPageOptions, SiteFacts } from './page-fetcher';
 import { isSameCrawlHost } from './site-scope';
@@ -16,6 +17,7 @@ export const CRAWL_DEFAULTS = {
   concurrencyPerHost: 2,
   /** Leaves room inside Lookup's two-minute promise for detection and the callback. */
   deadlineMs: 90_000,
+  maxCrawlDelaySeconds: 10,
 } as const;
 
 export interface CrawledPage {
@@ -41,6 +43,14 @@ export interface CrawlOptions extends Omit<FetchPageOptions, 'client' | 'siteFac
    * asked for further pages until its Retry-After has passed.
    */
   hostBackoff?: HostBackoffStore;
+  /**
+   * The most seconds of a robots.txt `Crawl-delay` honoured (ROBOTS_CRAWL_DELAY_MAX_SECONDS): the
+   * crawl then requests its pages one at a time, each at least that long after the one before;
+   * a longer delay is cut to it, 0 ignores Crawl-delay. 10 by default.
+   */
+  maxCrawlDelaySeconds?: number;
+  /** The time source of the Crawl-delay spacing (tests move a clock instead of sleeping). */
+  clock?: PacerClock;
   /** Called as each page arrives (e.g. to run detection); awaited, and a throw aborts the crawl. */
   onPage?: (page: CrawledPage) => void | Promise<void>;
 }
@@ -59,6 +69,8 @@ export interface CrawlResult {
   deadlineReached: boolean;
   /** Links left out because robots.txt disallows them for our user agent. */
   disallowedByRobots: number;
+  /** The spacing between page requests robots.txt's Crawl-delay asked for (bounded), when it did. */
+  crawlDelayMs?: number;
 }
 
 /**
@@ -74,7 +86,10 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
   const maxPages = Math.max(1, Math.min(CRAWL_HARD_MAX_PAGES, options.maxPages ?? CRAWL_DEFAULTS.maxPages));
   const concurrency = Math.max(1, options.concurrencyPerHost ?? CRAWL_DEFAULTS.concurrencyPerHost);
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.deadlineMs ?? CRAWL_DEFAULTS.deadlineMs);
+  const deadlineMs = options.deadlineMs ?? CRAWL_DEFAULTS.deadlineMs;
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const clock = options.clock ?? systemPacerClock;
+  const endsAt = clock.now() + deadlineMs;
   const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
   const client = new HttpClient({ ...options, connectionsPerHost: concurrency });
 
@@ -124,6 +139,7 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
   try {
     const start = URL.canParse(startUrl) ? normaliseCrawlUrl(startUrl) : startUrl;
     seen.add(start);
+    let lastPageAt = clock.now();
     const first = await visit(start, 0);
     if (!first.page) return result(startUrl, pages, undefined, deadline.signal.aborted, 0);
     siteFacts = first.page.siteFacts;
@@ -133,6 +149,7 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
     const robots = siteFacts.robots
       ? robotsParser(new URL('/robots.txt', siteUrl).href, siteFacts.robots)
       : undefined;
+    const crawlDelayMs = boundedCrawlDelayMs(robots?.getCrawlDelay(userAgent), options.maxCrawlDelaySeconds);
     let disallowed = 0;
     const admit = (link: string): boolean => {
       const url = normaliseCrawlUrl(link);
@@ -152,15 +169,28 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
     if (admit(root)) frontier.add(root, 1, ROOT_RANK);
     for (const link of first.page.links) if (admit(link)) frontier.add(link, 1);
     await drain(frontier, {
-      workers: concurrency,
+      // With a Crawl-delay, one page at a time, and none that could not start before the deadline.
+      workers: crawlDelayMs ? 1 : concurrency,
       budget: () => maxPages - pages.length,
-      stopped: () => signal.aborted || backedOff,
+      stopped: () => signal.aborted || backedOff || (crawlDelayMs > 0 && lastPageAt + crawlDelayMs > endsAt),
       visit: async ({ url, depth }) => {
+        if (crawlDelayMs) {
+          const wait = lastPageAt + crawlDelayMs - clock.now();
+          try {
+            if (wait > 0) await clock.sleep(wait, signal);
+          } catch {
+            return; // the crawl's deadline or its caller's cancellation: the page is not asked for
+          }
+          lastPageAt = clock.now();
+        }
         const crawled = await visit(url, depth);
         for (const link of crawled.page?.links ?? []) if (admit(link)) frontier.add(link, depth + 1);
       },
     });
-    return result(startUrl, pages, siteFacts, deadline.signal.aborted, disallowed);
+    return {
+      ...result(startUrl, pages, siteFacts, deadline.signal.aborted, disallowed),
+      ...(crawlDelayMs ? { crawlDelayMs } : {}),
+    };
   } finally {
     clearTimeout(timer);
     deadline.abort(); // stops siblings still in flight when onPage threw
@@ -190,6 +220,15 @@ function result(
     deadlineReached,
     disallowedByRobots,
   };
+}
+
+/** robots.txt's Crawl-delay (seconds, for our user agent's group) in ms, cut to the bound; 0 when none. */
+function boundedCrawlDelayMs(
+  seconds: number | undefined,
+  maxSeconds: number = CRAWL_DEFAULTS.maxCrawlDelaySeconds,
+): number {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return 0;
+  return Math.round(Math.min(seconds, maxSeconds) * 1000);
 }
 
 /** The site root comes right after the start page, before even the contact pages. */

@@ -205,21 +205,24 @@ export function attributesOf(raw: readonly string[]): Record<string, string> {
  * open at the end closed.
  */
 export function replayMarkup(html: string, tokens: MarkupTokens, handler: MarkupHandler): void {
-  const stack: string[] = []; // top first, as htmlparser2 keeps it
+  // htmlparser2 keeps its stack top first (shift and unshift); here the top is last (pop and push,
+  // no move of the whole stack per element), read in the same order.
+  const stack: string[] = [];
   const foreignContext: boolean[] = [false];
   const { kinds, names, attrs, from, to } = tokens;
   const ontext = handler.ontext ? handler.ontext.bind(handler) : null;
   const close = (name: string): void => handler.onclosetag?.(name);
+  const top = (): string | undefined => stack[stack.length - 1];
 
   const emitOpenTag = (name: string): void => {
     const impliesClose = openImpliesClose.get(name);
     if (impliesClose) {
-      while (stack.length > 0 && impliesClose.has(stack[0])) close(stack.shift() as string);
+      while (stack.length > 0 && impliesClose.has(stack[stack.length - 1])) close(stack.pop() as string);
     }
     if (!voidElements.has(name)) {
-      stack.unshift(name);
-      if (foreignContextElements.has(name)) foreignContext.unshift(true);
-      else if (htmlIntegrationElements.has(name)) foreignContext.unshift(false);
+      stack.push(name);
+      if (foreignContextElements.has(name)) foreignContext.push(true);
+      else if (htmlIntegrationElements.has(name)) foreignContext.push(false);
     }
   };
 
@@ -234,23 +237,23 @@ export function replayMarkup(html: string, tokens: MarkupTokens, handler: Markup
         handler.onopentag(name, needed ? attributesOf(raw) : {});
       }
       if (voidElements.has(name)) close(name);
-      else if (from[k] === 1 && foreignContext[0] && stack[0] === name) {
+      else if (from[k] === 1 && foreignContext[foreignContext.length - 1] && top() === name) {
         close(name);
-        stack.shift();
+        stack.pop();
       }
     } else if (kind === TOKEN.END) {
       const name = names[k];
-      if (foreignContextElements.has(name) || htmlIntegrationElements.has(name)) foreignContext.shift();
+      if (foreignContextElements.has(name) || htmlIntegrationElements.has(name)) foreignContext.pop();
       if (!voidElements.has(name)) {
-        const pos = stack.indexOf(name);
-        if (pos !== -1) {
-          for (let index = 0; index <= pos; index++) close(stack.shift() as string);
+        const at = stack.lastIndexOf(name);
+        if (at !== -1) {
+          while (stack.length > at) close(stack.pop() as string);
         } else if (name === 'p') {
           emitOpenTag('p');
           handler.onopentag?.('p', {});
-          if (stack[0] === 'p') {
+          if (top() === 'p') {
             close('p');
-            stack.shift();
+            stack.pop();
           }
         }
       } else if (name === 'br') {
@@ -263,5 +266,5 @@ export function replayMarkup(html: string, tokens: MarkupTokens, handler: Markup
       else emitText(raw, kind === TOKEN.RCDATA, ontext);
     }
   }
-  for (const name of stack) close(name);
+  for (let index = stack.length - 1; index >= 0; index--) close(stack[index]);
 }

@@ -29,7 +29,8 @@ const NOT_KEPT = new Set(['technologyTrend', 'categoryTrend']);
  *   once, before anything runs (the fields' guard then counts nothing more).
  * - A public root field may be answered once per operation (aliases of it are refused).
  * - An operation made only of public fields is answered from the answer kept for the same
- *   document and variables while the catalogue's entity tag holds, as REST's catalogue is.
+ *   document and variables while the catalogue's entity tag holds, as REST's catalogue is; an
+ *   answer in which a field below them read the index (`technology { sites }`, `notKept`) is not kept.
  */
 export function publicOperationsPlugin(
   services: Services,
@@ -46,6 +47,7 @@ export function publicOperationsPlugin(
           const fields = rootFieldsOf(operation, document);
           const chosen = fields.filter((field) => publicFields.has(field.name.value));
           if (chosen.length === 0) return;
+          refuseReadsBelowLists(chosen, document);
           // Selections of one response key are merged into one execution; an alias is another.
           const keysOf = new Map<string, Set<string>>();
           for (const field of chosen) {
@@ -81,9 +83,10 @@ export function publicOperationsPlugin(
           if (!kept || kept.etag !== etag) return null;
           return { http: { status: undefined, headers: new Map() }, body: kept.body } as never;
         },
-        async willSendResponse({ response }: GraphQLRequestContext<GraphQLContext>) {
+        async willSendResponse({ response, contextValue }: GraphQLRequestContext<GraphQLContext>) {
           const body = response.body;
-          if (cacheKey === null || body?.kind !== 'single') return;
+          // A field below the catalogue read the index for a key (or a trend): not for everyone.
+          if (cacheKey === null || body?.kind !== 'single' || contextValue.notKept) return;
           if (body.singleResult.errors?.length || answers.get(cacheKey)?.etag === etag) return;
           if (answers.size >= MAX_CACHED) answers.delete(answers.keys().next().value!);
           answers.set(cacheKey, { etag, body });
@@ -95,6 +98,11 @@ export function publicOperationsPlugin(
 
 /** The fields an operation selects on the root type, through its fragments. */
 function rootFieldsOf(operation: OperationDefinitionNode, document: DocumentNode): FieldNode[] {
+  return fieldsOf(operation.selectionSet, document);
+}
+
+/** The fields a selection set selects, through its fragments. */
+function fieldsOf(selectionSet: SelectionSetNode, document: DocumentNode): FieldNode[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions)
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -112,6 +120,29 @@ function rootFieldsOf(operation: OperationDefinitionNode, document: DocumentNode
       }
     }
   };
-  walk(operation.selectionSet);
+  walk(selectionSet);
   return fields;
+}
+
+/**
+ * The graph's index reads below the whole catalogue's lists (`technologies { sites }` would be a
+ * read per technology, thousands): refused before anything runs, naming the field. Ask
+ * `technology(slug)` or `category(slug)` for them.
+ */
+const READS_BELOW_LISTS: Readonly<Record<string, ReadonlySet<string>>> = {
+  technologies: new Set(['sites', 'versions', 'changes', 'trend']),
+  categories: new Set(['sites', 'changes', 'trend', 'technologies']),
+};
+
+function refuseReadsBelowLists(fields: readonly FieldNode[], document: DocumentNode): void {
+  for (const field of fields) {
+    const refused = READS_BELOW_LISTS[field.name.value];
+    if (!refused || !field.selectionSet) continue;
+    const read = fieldsOf(field.selectionSet, document).find((f) => refused.has(f.name.value));
+    if (read)
+      throw new GraphQLError(
+        `${read.name.value}: not below the ${field.name.value} list (one read per item); ask technology(slug) or category(slug)`,
+        { extensions: { code: 'BAD_REQUEST', parameter: read.name.value, http: { status: 400 } } },
+      );
+  }
 }

@@ -57,6 +57,12 @@ export const CREDIT_PRICES = {
     credits: 5,
     unit: 'URL crawled and called back (recursive, unseen or live); refunded when the site cannot be analysed',
   },
+  sbom: {
+    family: 'lookup',
+    endpoint: 'GET /v2/sbom/',
+    credits: 1,
+    unit: 'SBOM of a site found in the index (200), priced as a stored lookup; a 404 is free',
+  },
   verify: { family: 'verify', endpoint: 'GET /v2/verify/', credits: 1, unit: 'email address' },
   subdomains: {
     family: 'subdomains',
@@ -87,6 +93,18 @@ export const CREDIT_PRICES = {
     endpoint: 'GraphQL site(domain)',
     credits: 1,
     unit: 'site found in the index (its timeline; its changes are charged as GET /v2/changes/)',
+  },
+  monitorRecrawl: {
+    family: 'monitors',
+    endpoint: 'monitor re-analysis (freshness scheduler)',
+    credits: 5,
+    unit: 'watched site crawled on schedule (as GET /v2/lookup/ crawls it); only when the analysis succeeded',
+  },
+  graphSite: {
+    family: 'changes',
+    endpoint: 'GraphQL technology.sites, category.sites',
+    credits: 1,
+    unit: 'site returned (with its technologies, enrichment and history; its changes as GET /v2/changes/)',
   },
   listWebsite: {
     family: 'lists-finalize',

@@ -20,6 +20,7 @@ export const FAMILIES = [
   'verify',
   'subdomains',
   'changes',
+  'monitors',
   'credits',
   'usage',
   'account',
@@ -37,6 +38,14 @@ export interface RateLimit {
   burst?: { max: number; windowMs: number };
 }
 
+/** How much an account may watch with monitors (POST /v2/monitors). */
+export interface PlanLimits {
+  /** Monitors an account may have at once. */
+  monitors: number;
+  /** Distinct sites its monitors may watch together (a site named by two monitors counts once). */
+  watchedDomains: number;
+}
+
 export interface PlanDefinition {
   name: string;
   /** Requests per quota period across all families (usage requests count too); null: no quota. */
@@ -45,6 +54,7 @@ export interface PlanDefinition {
   rateLimits: Readonly<Record<Family, RateLimit>>;
   /** Whether requests are charged credits (a plan for in-house use may not be). */
   metered: boolean;
+  limits: PlanLimits;
 }
 
 const perSecond = (max: number): RateLimit => ({ max, windowMs: 1000 });
@@ -66,6 +76,8 @@ const baseLimits: Record<Family, RateLimit> = {
   subdomains: perSecond(5),
   // Not in the spec (an extension): paging through the feed, like the subdomain finder.
   changes: perSecond(5),
+  // An extension too: creating, reading and deleting monitors.
+  monitors: perSecond(5),
   // Not in the spec's table: cheap reads, limited like the other synchronous reads.
   credits: perSecond(5),
   usage: perSecond(5),
@@ -95,6 +107,8 @@ export const PLANS: Readonly<Record<PlanName, BuiltInPlan>> = Object.freeze({
     features: [],
     rateLimits: demoLimits,
     metered: true,
+    // The demo key is shared: its callbacks would go wherever anyone pointed them.
+    limits: { monitors: 0, watchedDomains: 0 },
   },
   small: {
     name: 'small',
@@ -102,6 +116,7 @@ export const PLANS: Readonly<Record<PlanName, BuiltInPlan>> = Object.freeze({
     features: [],
     rateLimits: baseLimits,
     metered: true,
+    limits: { monitors: 5, watchedDomains: 100 },
   },
   medium: {
     name: 'medium',
@@ -109,6 +124,7 @@ export const PLANS: Readonly<Record<PlanName, BuiltInPlan>> = Object.freeze({
     features: [],
     rateLimits: { ...baseLimits, ...fastTier },
     metered: true,
+    limits: { monitors: 20, watchedDomains: 1_000 },
   },
   large: {
     name: 'large',
@@ -116,6 +132,7 @@ export const PLANS: Readonly<Record<PlanName, BuiltInPlan>> = Object.freeze({
     features: [],
     rateLimits: { ...baseLimits, ...fastTier },
     metered: true,
+    limits: { monitors: 50, watchedDomains: 5_000 },
   },
   business: {
     name: 'business',
@@ -123,6 +140,7 @@ export const PLANS: Readonly<Record<PlanName, BuiltInPlan>> = Object.freeze({
     features: ['lists', 'verify', 'subdomains'],
     rateLimits: { ...baseLimits, ...fastTier },
     metered: true,
+    limits: { monitors: 200, watchedDomains: 20_000 },
   },
 });
 

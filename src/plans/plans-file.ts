@@ -36,6 +36,14 @@ const planEntry = z
         }
       }),
     metered: z.boolean().optional(),
+    /** Monitors per account and the sites they watch together. */
+    limits: z
+      .object({
+        monitors: z.number().int().min(0).optional(),
+        watchedDomains: z.number().int().min(0).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -86,6 +94,7 @@ export function loadPlanCatalog(path: string | undefined): PlanCatalog {
       features: entry.features ?? base.features,
       rateLimits: mergeLimits(base.rateLimits, entry.rateLimits ?? {}),
       metered: entry.metered ?? base.metered,
+      limits: { ...base.limits, ...entry.limits },
     };
   }
   return new PlanCatalog(definitions);

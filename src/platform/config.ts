@@ -199,6 +199,9 @@ const schema = z.object({
   // Requests per host in any one-second window (of every worker with REDIS_URL, per process
   // otherwise); 0: no bound. A small site's few requests go at once; a larger crawl is held to it.
   HOST_REQUESTS_PER_SECOND: int(10, 0, 1000),
+  // The most seconds of a robots.txt Crawl-delay honoured (a crawl's pages then one at a time, that
+  // far apart); a longer delay is cut to it; 0 ignores Crawl-delay.
+  ROBOTS_CRAWL_DELAY_MAX_SECONDS: int(10, 0, 60),
   CRAWL_DEADLINE_MS: int(90_000, 1000, 600_000),
   // Browser rendering (issue 13): js/xhr/live-DOM fingerprints through Debian's headless Chromium.
   RENDER: z.enum(['off', 'auto', 'always']).default('auto'),

@@ -31,7 +31,10 @@ export function changesInput(
  * generator: closing one waits for its pending `next`, which would keep the listener until the
  * next event; here closing goes straight to the bus's iterator.
  */
-function matching(services: Services, filter: ResolvedChangeFilter): AsyncIterableIterator<RecordedChange> {
+function matching(
+  services: Services,
+  keep: (change: RecordedChange) => boolean,
+): AsyncIterableIterator<RecordedChange> {
   const events = services.events.subscribe(TOPICS.technologyChanged)[Symbol.asyncIterator]();
   const iterator: AsyncIterableIterator<RecordedChange> = {
     async next() {
@@ -39,7 +42,7 @@ function matching(services: Services, filter: ResolvedChangeFilter): AsyncIterab
         const result = await events.next();
         if (result.done) return { value: undefined, done: true };
         const change = result.value as RecordedChange;
-        if (services.changes.matches(filter, change)) return { value: change, done: false };
+        if (keep(change)) return { value: change, done: false };
       }
     },
     return: async () => {
@@ -78,14 +81,35 @@ export class ChangeResolver {
     description:
       'Pushes every change the index records from now on that passes the filter, from every process ' +
       '(Redis when REDIS_URL is set). Not charged; the feed (changes) reads what was missed.',
-    subscribe: ({ args, context }: { args: { filter?: object | null }; context: GraphQLContext }) => {
-      const input = parseRequest(ChangeFilterSchema, args.filter ?? {});
-      return matching(context.services, context.services.changes.resolve(input));
+    subscribe: async ({
+      args,
+      context,
+    }: {
+      args: { filter?: object | null; monitorId?: number | null };
+      context: GraphQLContext;
+    }) => {
+      const { changes, monitors } = context.services;
+      const filter = changes.resolve(parseRequest(ChangeFilterSchema, args.filter ?? {}));
+      // A monitor of the caller's (another account's is not found); null: it matches nothing now.
+      let monitor: ResolvedChangeFilter | null | undefined;
+      if (args.monitorId !== null && args.monitorId !== undefined)
+        monitor = await monitors.filterOf(requireCaller(context), args.monitorId);
+      return matching(
+        context.services,
+        (change) =>
+          changes.matches(filter, change) &&
+          (monitor === undefined || (monitor !== null && changes.matches(monitor, change))),
+      );
     },
   })
   technologyChanged(
     @Root() change: RecordedChange,
     @Arg('filter', () => ChangeFilter, { nullable: true }) _filter?: object | null,
+    @Arg('monitorId', () => Int, {
+      nullable: true,
+      description: "Only the changes that match this monitor of the caller's (and the filter)",
+    })
+    _monitorId?: number | null,
   ): TechnologyChange {
     return toTechnologyChange({ ...change, hostname: change.hostname });
   }

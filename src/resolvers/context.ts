@@ -1,5 +1,10 @@
 import DataLoader from 'dataloader';
-import type { SiteTechnologyEntity } from '../storage/entities';
+import type { SiteEntity, SiteTechnologyEntity } from '../storage/entities';
+import type { Family } from '../plans/plan-catalog';
+import type { EnrichmentFields } from '../services/analysis/enrichment-fields';
+import type { CatalogueTechnology } from '../services/catalogue/catalogue.service';
+import type { TechnologyTimeline } from '../services/changes/change-feed.service';
+import type { SiteHistoryMonth } from '../services/site-graph/site-graph.service';
 import { AppError, AuthError } from '../errors';
 import { logger } from '../platform/logger';
 import type { Caller } from '../services/platform/caller';
@@ -20,6 +25,14 @@ export interface SiteTechnologyKey {
  */
 export interface Loaders {
   siteTechnology: DataLoader<SiteTechnologyKey, SiteTechnologyEntity | null, string>;
+  /** A site's technologies with their timelines, by site id. */
+  siteTimeline: DataLoader<number, TechnologyTimeline[]>;
+  /** A site's stored enriched record, by its row (keyed by site id). */
+  siteEnrichment: DataLoader<SiteEntity, EnrichmentFields | null, number>;
+  /** A site's history of the last `months` months. */
+  siteHistory: DataLoader<{ siteId: number; months: number }, SiteHistoryMonth[], string>;
+  /** The catalogue entry of a technology (null: not in the loaded fingerprints). */
+  catalogueTechnology: DataLoader<string, CatalogueTechnology | null>;
 }
 
 export interface GraphQLContext {
@@ -41,6 +54,16 @@ export interface GraphQLContext {
    * GraphQL operation counts once, however many public fields it selects: src/http/public-operations.ts).
    */
   publicCounted: boolean;
+  /**
+   * The graph's index reads of this request (GraphRead fields: a technology's sites, versions and
+   * changes, a site's changes): the families already counted against the key's rate limit, how many
+   * such fields ran, and whether any ran (then the answer is not kept for the public catalogue).
+   */
+  graphReads: { families: Set<Family>; count: number } | null;
+  /** The family a root field of this request counted (RateLimited): the graph's reads below it count no more. */
+  rateCounted: Family | null;
+  /** Some field of this request read what is not the public catalogue: its answer is not kept. */
+  notKept: boolean;
 }
 
 function createLoaders(services: Services): Loaders {
@@ -48,6 +71,26 @@ function createLoaders(services: Services): Loaders {
     siteTechnology: new DataLoader(
       (keys: readonly SiteTechnologyKey[]) => services.siteIndex.technologiesOn(keys),
       { cacheKeyFn: (k) => `${k.hostname} ${k.slug}` },
+    ),
+    siteTimeline: new DataLoader((ids: readonly number[]) => services.siteGraph.timelines(ids)),
+    siteEnrichment: new DataLoader((sites: readonly SiteEntity[]) => services.siteGraph.enrichments(sites), {
+      cacheKeyFn: (site) => site.id,
+    }),
+    siteHistory: new DataLoader(
+      async (keys: readonly { siteId: number; months: number }[]) => {
+        // One read per distinct `months` (a document rarely asks for two).
+        const answers = new Map<string, SiteHistoryMonth[]>();
+        for (const months of new Set(keys.map((k) => k.months))) {
+          const ids = keys.filter((k) => k.months === months).map((k) => k.siteId);
+          const histories = await services.siteGraph.histories(ids, months);
+          ids.forEach((id, i) => answers.set(`${id} ${months}`, histories[i]));
+        }
+        return keys.map((k) => answers.get(`${k.siteId} ${k.months}`)!);
+      },
+      { cacheKeyFn: (k) => `${k.siteId} ${k.months}` },
+    ),
+    catalogueTechnology: new DataLoader((slugs: readonly string[]) =>
+      services.catalogue.technologiesBySlug(slugs),
     ),
   };
 }
@@ -97,6 +140,9 @@ export async function buildContext(
 export class RequestContext implements GraphQLContext {
   private made: Loaders | undefined = undefined;
   publicCounted = false;
+  graphReads: { families: Set<Family>; count: number } | null = null;
+  rateCounted: Family | null = null;
+  notKept = false;
 
   constructor(
     readonly services: Services,

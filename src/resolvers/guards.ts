@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
+import { ValidationError } from '../errors';
 import type { Family } from '../plans/plan-catalog';
 import { publicRateLimiterFor } from '../services/platform/public-rate-limiter';
 import { rateLimiterFor } from '../services/platform/rate-limiter';
@@ -12,6 +13,8 @@ import { GraphQLContext, RequestContext, requireCaller } from './context';
  *
  * - `@RateLimited(family)`: a valid API key, then the key's rate limit for the endpoint family.
  * - `@Authenticated()`: a valid API key, no family (operator mutations; the method checks the rest).
+ * - `@GraphRead(family)`: a field of the graph below a root field that reads the index (a
+ *   technology's sites): a valid API key, the family counted once per request, a bound per request.
  * - `@PublicField()`: no key needed; counted against PUBLIC_RATE_LIMIT_PER_MINUTE per client address
  *   before any work, never metered.
  *
@@ -89,9 +92,38 @@ function contextIn(args: readonly unknown[]): GraphQLContext {
 }
 
 export function RateLimited(family: Family): MethodDecorator {
-  return guardWith({ kind: 'keyed', family }, (context) =>
-    rateLimiterFor(context.services).consume(requireCaller(context).principal, family),
-  );
+  return guardWith({ kind: 'keyed', family }, async (context) => {
+    await rateLimiterFor(context.services).consume(requireCaller(context).principal, family);
+    // The graph's reads below this field are of the same request (see GraphRead).
+    context.rateCounted = family;
+  });
+}
+
+/** Index reads of the graph (GraphRead fields) one request may make: each is a statement or more. */
+export const MAX_GRAPH_READS = 50;
+
+/**
+ * A field of the graph that reads the index below a root field (a technology's sites, versions and
+ * changes; a site's changes): a valid API key; the family's rate limit counted once per request,
+ * however many times the field appears (a site's twenty technologies each listing their sites are
+ * one request); at most MAX_GRAPH_READS such fields per request (BAD_REQUEST naming the field after
+ * that). The method charges what it reads, as its root twin does.
+ */
+export function GraphRead(family: Family): MethodDecorator {
+  return (target, key, descriptor) =>
+    guardWith({ kind: 'keyed', family }, async (context) => {
+      const caller = requireCaller(context);
+      context.notKept = true;
+      const reads = (context.graphReads ??= { families: new Set<Family>(), count: 0 });
+      if (++reads.count > MAX_GRAPH_READS)
+        throw new ValidationError(
+          String(key),
+          `${String(key)}: at most ${MAX_GRAPH_READS} index reads (sites, versions, changes) per request`,
+        );
+      if (context.rateCounted === family || reads.families.has(family)) return;
+      reads.families.add(family);
+      await rateLimiterFor(context.services).consume(caller.principal, family);
+    })(target, key, descriptor);
 }
 
 export function Authenticated(): MethodDecorator {

@@ -11,9 +11,19 @@ import { EmailVerificationResolver } from './email-verification.resolver';
 import { FingerprintPackResolver } from './fingerprint-pack.resolver';
 import { LeadListResolver } from './lead-list.resolver';
 import { LookupV2Resolver } from './lookup-v2.resolver';
+import { SbomResolver } from './sbom.resolver';
+import { MonitorResolver } from './monitor.resolver';
 import { SiteImportResolver } from './site-import.resolver';
 import { SiteResolver } from './site.resolver';
 import { SubdomainResolver } from './subdomain.resolver';
+import {
+  CategoryNodeResolver,
+  CategoryTechnologiesResolver,
+  SiteConnectionResolver,
+  SiteTechnologyResolver,
+  TechnologyNodeResolver,
+  TechnologyVersionsResolver,
+} from './technology-graph.resolver';
 
 /** Every resolver class of the schema. Add new resolvers here. */
 export const RESOLVERS = [
@@ -31,7 +41,15 @@ export const RESOLVERS = [
   FingerprintPackResolver,
   LeadListResolver,
   LookupV2Resolver,
+  SbomResolver,
+  MonitorResolver,
   SiteImportResolver,
   SiteResolver,
   SubdomainResolver,
+  TechnologyNodeResolver,
+  TechnologyVersionsResolver,
+  CategoryNodeResolver,
+  CategoryTechnologiesResolver,
+  SiteTechnologyResolver,
+  SiteConnectionResolver,
 ];

@@ -7,6 +7,8 @@ import { DATASET_ROUTES } from './routes/dataset.routes';
 import { EXPOSURE_ROUTES } from './routes/exposure.routes';
 import { LISTS_ROUTES } from './routes/lists.routes';
 import { LOOKUP_V2_ROUTES } from './routes/lookup-v2.routes';
+import { SBOM_ROUTES } from './routes/sbom.routes';
+import { MONITORS_ROUTES } from './routes/monitors.routes';
 import { SUBDOMAIN_ROUTES } from './routes/subdomain.routes';
 import { TRENDS_ROUTES } from './routes/trends.routes';
 import { VERIFY_ROUTES } from './routes/verify.routes';
@@ -19,9 +21,11 @@ const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...ACCOUNT_ROUTES,
   ...ANALYSIS_ROUTES,
   ...LOOKUP_V2_ROUTES,
+  ...SBOM_ROUTES,
   ...VERIFY_ROUTES,
   ...SUBDOMAIN_ROUTES,
   ...CHANGES_ROUTES,
+  ...MONITORS_ROUTES,
   ...CATALOGUE_ROUTES,
   ...TRENDS_ROUTES,
   ...EXPOSURE_ROUTES,

@@ -1,4 +1,4 @@
-import type { DetectedTechnology } from '../detection';
+import { versionedCpes, type DetectedTechnology } from '../detection';
 import type { UrlOutcome } from '../services/analysis/analysis.service';
 import { siteKeyOf } from '../services/site-index/site-key';
 import { UrlAnalysis, UrlAnalysisState } from './analysis.type';
@@ -22,6 +22,7 @@ export function toDetectedTechnology(
     icon: t.icon,
     website: t.website,
     cpe: t.cpe ?? null,
+    versionedCpes: versionedCpes(t.cpe, t.versions),
     implied: t.implied,
     confirmedAt: unixSeconds(confirmedAt),
     evidence: t.evidence.map((e) => ({

@@ -1,5 +1,6 @@
 import type { ChangePageSource, ChangeSource } from '../services/changes/changes.contract';
-import type { SiteTimeline } from '../services/changes/change-feed.service';
+import type { SiteTimeline, TechnologyTimeline } from '../services/changes/change-feed.service';
+import type { SiteEntity } from '../storage/entities';
 import {
   IndexedSite,
   TechnologyChange,
@@ -36,25 +37,37 @@ export function toChangeConnection(page: ChangePageSource): TechnologyChangeConn
 }
 
 export function toIndexedSite(site: SiteTimeline): IndexedSite {
+  return Object.assign(toSiteNode(site.site), { technologies: site.technologies.map(toTechnologyTimeline) });
+}
+
+/** A site of the index as a node of the graph; its technologies are read when asked for. */
+export function toSiteNode(row: SiteEntity): IndexedSite {
   return Object.assign(new IndexedSite(), {
-    domain: site.hostname,
-    registrableDomain: site.domain,
-    firstSeenAt: unixSeconds(site.firstSeenAt),
-    lastAnalyzedAt: unixSeconds(site.lastAnalyzedAt),
-    technologies: site.technologies.map((t): SiteTechnologyTimeline => ({
-      slug: t.slug,
-      name: t.name,
-      version: t.version || null,
-      live: t.live,
-      firstSeenAt: unixSeconds(t.firstSeenAt),
-      lastSeenAt: unixSeconds(t.lastSeenAt),
-      removedAt: unixSeconds(t.removedAt),
-      evidencePaths: t.evidencePaths,
-      versions: t.versions.map((v) => ({
-        version: v.version,
-        firstSeenAt: unixSeconds(v.firstSeenAt),
-        lastSeenAt: unixSeconds(v.lastSeenAt),
-      })),
-    })),
+    domain: row.hostname,
+    registrableDomain: row.domain,
+    firstSeenAt: unixSeconds(row.firstSeenAt),
+    lastAnalyzedAt: unixSeconds(row.lastAnalyzedAt),
+    country: row.country,
+    trafficRank: row.trafficRank,
+    row,
   });
+}
+
+export function toTechnologyTimeline(t: TechnologyTimeline): SiteTechnologyTimeline {
+  return {
+    slug: t.slug,
+    name: t.name,
+    version: t.version || null,
+    confidence: t.confidence,
+    live: t.live,
+    firstSeenAt: unixSeconds(t.firstSeenAt),
+    lastSeenAt: unixSeconds(t.lastSeenAt),
+    removedAt: unixSeconds(t.removedAt),
+    evidencePaths: t.evidencePaths,
+    versions: t.versions.map((v) => ({
+      version: v.version,
+      firstSeenAt: unixSeconds(v.firstSeenAt),
+      lastSeenAt: unixSeconds(v.lastSeenAt),
+    })),
+  };
 }

@@ -1,3 +1,4 @@
+import type { SiteEntity } from '../storage/entities';
 import { Field, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A technology added to, removed from, or changing version on a site.' })
@@ -90,6 +91,9 @@ export class SiteTechnologyTimeline {
   @Field(() => String, { nullable: true, description: 'Best known version' })
   version: string | null;
 
+  @Field(() => Int, { description: '0-100, from the analysis that last confirmed it' })
+  confidence: number;
+
   @Field({
     description:
       'On the site now: false once an analysis read every page where it had been found and found it on none',
@@ -128,6 +132,15 @@ export class IndexedSite {
   @Field(() => Int, { description: 'UNIX seconds, last analysed' })
   lastAnalyzedAt: number;
 
+  @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 country, when known' })
+  country: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Traffic rank, 1 = most traffic (null: unranked)' })
+  trafficRank: number | null;
+
   @Field(() => [SiteTechnologyTimeline], { description: 'Every technology ever seen on it, live ones first' })
   technologies: SiteTechnologyTimeline[];
+
+  /** Its row of the index: what the graph's other fields of the site read. */
+  row: SiteEntity;
 }

@@ -22,8 +22,17 @@ export class LookupTechnologyType {
   @Field()
   name: string;
 
-  @Field(() => String, { nullable: true, description: 'CPE 2.3 name, when the fingerprints give one' })
+  @Field(() => String, {
+    nullable: true,
+    description: "CPE 2.3 name (version ANY), when the fingerprints or the project's CPE table give one",
+  })
   cpe: string | null;
+
+  @Field(() => [String], {
+    description:
+      'The CPE with each detected version in its version slot (CPE 2.3 quoting); empty without both',
+  })
+  versionedCpes: string[];
 
   @Field(() => [String])
   versions: string[];

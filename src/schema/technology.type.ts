@@ -59,8 +59,17 @@ export class DetectedTechnologyType {
   @Field()
   website: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "CPE 2.3 name (version ANY), when the fingerprints or the project's CPE table give one",
+  })
   cpe: string | null;
+
+  @Field(() => [String], {
+    description:
+      'The CPE with each detected version in its version slot (CPE 2.3 quoting); empty without both',
+  })
+  versionedCpes: string[];
 
   @Field({ description: 'Found only because another detected technology implies it' })
   implied: boolean;

@@ -43,6 +43,8 @@ import { SiteIndexService } from './site-index/site-index.service';
 import { SiteEnricher } from './analysis/site-enricher';
 import { BoundedSiteEmailVerifier } from './analysis/site-email-verifier';
 import { LookupV2Service } from './lookup/lookup-v2.service';
+import { vulnerabilitiesFromExposure } from './sbom/sbom-vulnerabilities';
+import { SbomService } from './sbom/sbom.service';
 import { DatasetService } from './datasets/dataset.service';
 import { LeadListService } from './lists/lead-list.service';
 import { StoredSiteReader } from './lookup/stored-site-reader';
@@ -56,6 +58,8 @@ import { OperatorImportService } from './site-index/operator-import.service';
 import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
 import { ChangeFeedService } from './changes/change-feed.service';
+import { MonitorService } from './monitors/monitor.service';
+import { SiteGraphService } from './site-graph/site-graph.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip-database';
 import { ServiceMetrics } from '../platform/service-metrics';
 import { OperationalFiguresService } from './platform/operational-figures.service';
@@ -110,6 +114,10 @@ export interface Services {
   subdomains: SubdomainService;
   /** The change feed and site timelines (GET /v2/changes/, GraphQL site, technologyChanged). */
   changes: ChangeFeedService;
+  /** Monitors (POST /v2/monitors): callbacks of matching changes, scheduled analyses of watched sites. */
+  monitors: MonitorService;
+  /** The index as a graph: sites running a technology, versions, the batched reads of site nodes (GraphQL). */
+  siteGraph: SiteGraphService;
   verification: EmailVerificationService;
   /** The public technology and category catalogue. */
   catalogue: CatalogueService;
@@ -129,6 +137,8 @@ export interface Services {
   vulnerabilities: VulnerabilityService;
   /** Sites' exposure and the reverse query (GET /v2/exposure/, /v2/exposure/sites/, GraphQL). */
   exposure: ExposureService;
+  /** GET /v2/sbom/: a site's SBOM from the index. */
+  sbom: SbomService;
   lookupV2: LookupV2Service;
   trafficRanks: TrafficRankService;
   /** Bulk import of ranked domain lists (`npm run admin -- sites:import`). */
@@ -232,10 +242,23 @@ export async function buildServices(
   const metrics = new ServiceMetrics();
   metrics.setFingerprintCount(engines.current().fingerprints.technologies.length);
   engines.onSwitch((next) => metrics.setFingerprintCount(next.fingerprints.technologies.length));
-  const siteIndex = new SiteIndexService(db, (changes) => {
-    for (const change of changes) events.publish(TOPICS.technologyChanged, change);
-  });
+  const changes = new ChangeFeedService(db, metering, engines);
+  const monitors = new MonitorService(db, changes, callbacks, credits, plans);
+  const siteIndex = new SiteIndexService(
+    db,
+    (recorded) => {
+      for (const change of recorded) events.publish(TOPICS.technologyChanged, change);
+    },
+    (m, recorded) => monitors.deliverWithin(m, recorded),
+  );
   const emailVerifier = buildEmailVerifier(config);
+  // One pacer for the fetcher and the browser: HOST_REQUESTS_PER_SECOND bounds both together.
+  const hostPacer =
+    config.HOST_REQUESTS_PER_SECOND === 0
+      ? undefined
+      : redis
+        ? new RedisHostPacer(redis, config.HOST_REQUESTS_PER_SECOND)
+        : new MemoryHostPacer(config.HOST_REQUESTS_PER_SECOND);
   const renderer = buildPageRenderer(engines, config.RENDER, {
     executablePath: findBrowserExecutable(config.BROWSER_EXECUTABLE),
     concurrency: config.BROWSER_CONCURRENCY,
@@ -248,6 +271,7 @@ export async function buildServices(
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
     allowedPrivateRanges: config.ALLOWED_PRIVATE_RANGES,
     lookup: resolverLookup(config.DNS_SERVERS, config.DNS_TIMEOUT_MS),
+    hostPacer,
   });
   const geoip = openGeoIpDatabase(config.GEOIP_DATABASE_PATH);
   const enricher = new SiteEnricher(
@@ -269,6 +293,7 @@ export async function buildServices(
       maxPages: config.CRAWL_MAX_PAGES,
       concurrencyPerHost: config.CRAWL_CONCURRENCY_PER_HOST,
       deadlineMs: config.CRAWL_DEADLINE_MS,
+      maxCrawlDelaySeconds: config.ROBOTS_CRAWL_DELAY_MAX_SECONDS,
       hostBackoff,
       hostSlots:
         config.HOST_CONCURRENCY === 0
@@ -277,12 +302,7 @@ export async function buildServices(
             ? // A lease outlives one request's budget (a hop holds its slot at most that long).
               new RedisHostSlots(redis, config.HOST_CONCURRENCY, config.FETCH_TIMEOUT_MS + 10_000)
             : new MemoryHostSlots(config.HOST_CONCURRENCY),
-      hostPacer:
-        config.HOST_REQUESTS_PER_SECOND === 0
-          ? undefined
-          : redis
-            ? new RedisHostPacer(redis, config.HOST_REQUESTS_PER_SECOND)
-            : new MemoryHostPacer(config.HOST_REQUESTS_PER_SECOND),
+      hostPacer,
       pageValidators: new PageValidatorStore(db),
       pageSamples,
     },
@@ -313,6 +333,15 @@ export async function buildServices(
   const siteImport = new SiteImportService(db, queue);
   const lists = new LeadListService(db, queue, callbacks, credits, events, engines, config, plans);
   const vulnerabilities = new VulnerabilityService(db);
+  const exposure = new ExposureService(vulnerabilities.repository, storedSites, metering, engines);
+  const sbom = new SbomService(
+    storedSites,
+    siteIndex,
+    engines,
+    metering,
+    () => new Date(),
+    vulnerabilitiesFromExposure(exposure),
+  );
   return {
     config,
     plans,
@@ -344,7 +373,9 @@ export async function buildServices(
     renderer,
     analysis,
     subdomains,
-    changes: new ChangeFeedService(db, metering, engines),
+    changes,
+    monitors,
+    siteGraph: new SiteGraphService(db, metering, engines),
     verification,
     catalogue,
     trends: new TrendService(db, engines),
@@ -362,7 +393,8 @@ export async function buildServices(
     enricher,
     storedSites,
     vulnerabilities,
-    exposure: new ExposureService(vulnerabilities.repository, storedSites, metering, engines),
+    exposure,
+    sbom,
     lookupV2,
     trafficRanks: new TrafficRankService(db),
     siteImport,
@@ -377,6 +409,7 @@ export async function buildServices(
       recrawlAfterDays: config.RECRAWL_AFTER_DAYS,
       perRun: config.RECRAWL_PER_MINUTE,
       hostBackoff,
+      canPayWatch: (accountId) => monitors.canPayRecrawl(accountId),
     }),
     metrics,
     figures: new OperationalFiguresService(db),

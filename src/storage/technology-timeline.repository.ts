@@ -210,7 +210,7 @@ export class TechnologyTimelineRepository {
 }
 
 /** A raw datetime: a Date from mysql2, text from SQLite (stored as UTC). */
-function asDate(value: unknown): Date {
+export function asDate(value: unknown): Date {
   if (value instanceof Date) return value;
   const text = String(value);
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);

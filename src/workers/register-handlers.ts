@@ -29,7 +29,12 @@ export function registerJobHandlers(
   );
   registry.register(JobKinds.analysis, createAnalysisHandler(services));
   registry.register(JobKinds.subdomainDiscovery, createSubdomainDiscoveryHandler(services.subdomains));
-  registry.register(JobKinds.siteIndex, createSiteIndexHandler(services.analyzer));
+  registry.register(
+    JobKinds.siteIndex,
+    createSiteIndexHandler(services.analyzer, (jobId, host, accounts) =>
+      services.monitors.chargeRecrawl(jobId, host, accounts),
+    ),
+  );
   registry.register(JobKinds.leadList, createLeadListHandler(services.lists));
   registry.register(JobKinds.leadListFiles, createLeadListFilesHandler(services.lists));
   registry.register(JobKinds.datasetQuote, createDatasetQuoteHandler(services.datasets));

@@ -14,6 +14,8 @@ const MIN_RETRY_MS = 1_000;
 
 export function createSiteIndexHandler(
   analyzer: SiteAnalyzer,
+  /** Charges the accounts whose monitors asked for the analysis (only called when it succeeded). */
+  chargeWatch?: (jobId: number, host: string, accountIds: readonly number[]) => Promise<void>,
 ): JobHandler<SiteIndexPayload | SiteRefreshPayload> {
   return async (payload: SiteIndexPayload | SiteRefreshPayload, context: JobContext) => {
     // A domain to index (subdomain discovery, imports), or a known site's host to refresh (freshness).
@@ -53,5 +55,7 @@ export function createSiteIndexHandler(
       },
       'background site crawl finished',
     );
+    const accounts = 'host' in payload ? (payload.monitorAccounts ?? []).filter(Number.isSafeInteger) : [];
+    if (analysis.ok && accounts.length > 0 && chargeWatch) await chargeWatch(context.jobId, domain, accounts);
   };
 }

@@ -8,6 +8,7 @@ import {
   type Response,
 } from 'playwright-core';
 import { GuardProxy } from './guard-proxy';
+import type { HostPacer } from '../host-pacing';
 import type { HostLookup } from '../private-address-guard';
 import { processTree, processTreeRss, type ProcessInfo } from './process-memory';
 
@@ -29,6 +30,11 @@ export interface BrowserSettings {
   allowPrivateTargets?: boolean;
   allowedPrivateRanges?: readonly string[];
   lookup?: HostLookup;
+  /**
+   * HOST_REQUESTS_PER_SECOND, the crawls' own pacer: every request the page makes (document,
+   * scripts, XHR, beacons, redirects followed by the browser) waits for it like the fetcher's.
+   */
+  hostPacer?: HostPacer;
 }
 
 /** What a page showed once rendered. */
@@ -187,6 +193,8 @@ const INIT_SCRIPT = `(() => {
 interface PooledContext {
   context: BrowserContext;
   pages: number;
+  /** The signal of the render using the context now: a request waiting for the pacer stops with it. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -367,9 +375,9 @@ export class BrowserPool {
   }
 
   private async takeContext(browser: Browser): Promise<PooledContext> {
-    const pooled = this.idle.pop();
-    if (pooled && pooled.context.browser() === browser) return pooled;
-    if (pooled) await pooled.context.close().catch(() => undefined);
+    const idle = this.idle.pop();
+    if (idle && idle.context.browser() === browser) return idle;
+    if (idle) await idle.context.close().catch(() => undefined);
     const context = await browser.newContext({
       acceptDownloads: false,
       serviceWorkers: 'block',
@@ -380,12 +388,24 @@ export class BrowserPool {
       viewport: { width: 1280, height: 800 },
     });
     await context.addInitScript({ content: INIT_SCRIPT });
-    await context.route('**/*', (route) => {
-      if (BLOCKED_TYPES.has(route.request().resourceType())) return route.abort('blockedbyclient');
-      return route.continue();
+    const pooled: PooledContext = { context, pages: 0 };
+    const pacer = this.settings.hostPacer;
+    await context.route('**/*', async (route) => {
+      const request = route.request();
+      if (BLOCKED_TYPES.has(request.resourceType())) return route.abort('blockedbyclient');
+      if (pacer && /^https?:/i.test(request.url())) {
+        try {
+          await pacer.wait(new URL(request.url()).host, pooled.signal);
+        } catch {
+          // The render was cancelled while the request waited: it is not sent.
+          return route.abort('aborted').catch(() => undefined);
+        }
+      }
+      // The page may have closed (deadline) while the request waited for the pacer.
+      return route.continue().catch(() => undefined);
     });
     this.stats.contextsCreated++;
-    return { context, pages: 0 };
+    return pooled;
   }
 
   private async giveBack(pooled: PooledContext): Promise<void> {
@@ -407,6 +427,7 @@ export class BrowserPool {
 
   private async renderOnce(browser: Browser, request: RenderRequest): Promise<RenderedPage> {
     const pooled = await this.takeContext(browser);
+    pooled.signal = request.signal;
     let page: Page | null = null;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;

@@ -76,6 +76,8 @@ export interface CrawlSettings {
   hostSlots?: HostSlots;
   /** Requests per second per host across crawls (HOST_REQUESTS_PER_SECOND; across workers with REDIS_URL). */
   hostPacer?: HostPacer;
+  /** The longest robots.txt Crawl-delay honoured, in seconds (ROBOTS_CRAWL_DELAY_MAX_SECONDS; 0: ignored). */
+  maxCrawlDelaySeconds?: number;
   /** Validators of earlier downloads: re-analyses ask conditionally and reuse a 304 page's result. */
   pageValidators?: PageValidatorStore;
   /** Where the site's front page is sampled after each successful analysis (PAGE_SAMPLES_MAX). */
@@ -162,6 +164,7 @@ export class SiteAnalyzer {
       concurrencyPerHost: this.crawlSettings.concurrencyPerHost,
       deadlineMs: this.crawlSettings.deadlineMs,
       hostBackoff: this.crawlSettings.hostBackoff,
+      maxCrawlDelaySeconds: this.crawlSettings.maxCrawlDelaySeconds,
       onPage: (crawled) => {
         if (crawled.depth === 0 && crawled.page && !crawled.page.notModified) startChanged = true;
         if (crawled.page)

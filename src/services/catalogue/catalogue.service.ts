@@ -114,6 +114,22 @@ export class CatalogueService {
     return this.toTechnology(technology, (await this.current()).counts);
   }
 
+  /** Technologies by slug, in the order asked (null: not in the loaded fingerprints): GraphQL's batch. */
+  async technologiesBySlug(slugs: readonly string[]): Promise<(CatalogueTechnology | null)[]> {
+    const { counts, fingerprints } = await this.current();
+    return slugs.map((slug) => {
+      const technology = fingerprints.technologyBySlug(slug);
+      return technology ? this.toTechnology(technology, counts) : null;
+    });
+  }
+
+  /** The technologies of a category, in the fingerprints' order (NOT_FOUND for an unknown slug). */
+  async technologiesIn(categorySlug: string): Promise<CatalogueTechnology[]> {
+    const category = this.category(categorySlug);
+    const { counts, fingerprints } = await this.current();
+    return fingerprints.technologiesInCategory(category.id).map((t) => this.toTechnology(t, counts));
+  }
+
   categories(): CatalogueCategory[] {
     return this.fingerprints.categories.map((category) => this.toCategory(category.id));
   }

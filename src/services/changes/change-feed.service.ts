@@ -38,6 +38,8 @@ export interface TechnologyTimeline {
   slug: string;
   name: string;
   version: string;
+  /** 0-100, the analysis that last confirmed it. */
+  confidence: number;
   live: boolean;
   firstSeenAt: Date;
   lastSeenAt: Date;
@@ -53,6 +55,8 @@ export interface SiteTimeline {
   firstSeenAt: Date;
   lastAnalyzedAt: Date;
   technologies: TechnologyTimeline[];
+  /** Its row of the index (what the graph's other fields of the site read). */
+  site: SiteEntity;
 }
 
 /**
@@ -117,6 +121,20 @@ export class ChangeFeedService {
       since: input.since,
       until: input.until,
     };
+  }
+
+  /**
+   * A stored filter (a monitor's) as resolve() makes it, leaving out the technologies and
+   * categories the active fingerprints no longer know (a pack was switched since it was stored);
+   * null when it named some and none is known now: it then matches nothing.
+   */
+  resolveStored(input: Partial<ChangeFilterInput>): ResolvedChangeFilter | null {
+    const fingerprints = this.fingerprints();
+    const technologies = (input.technologies ?? []).filter((s) => fingerprints.technologyBySlug(s));
+    const categories = (input.categories ?? []).filter((s) => fingerprints.categoryBySlug(s));
+    const named = (input.technologies ?? []).length + (input.categories ?? []).length;
+    if (named > 0 && technologies.length + categories.length === 0) return null;
+    return this.resolve({ ...input, technologies, categories });
   }
 
   /** Whether a committed change passes a filter (the subscription's test). */
@@ -193,31 +211,41 @@ export class ChangeFeedService {
 
   private async timelineOf(site: SiteEntity): Promise<SiteTimeline> {
     const { technologies, versions } = await this.repository.timeline(site.id);
-    const bySlug = new Map<string, SiteTechnologyVersionEntity[]>();
-    for (const v of versions) bySlug.set(v.slug, [...(bySlug.get(v.slug) ?? []), v]);
     return {
       hostname: site.hostname,
       domain: site.domain,
       firstSeenAt: site.firstSeenAt,
       lastAnalyzedAt: site.lastAnalyzedAt,
-      technologies: technologies.map((t: SiteTechnologyEntity) => ({
-        slug: t.slug,
-        name: t.name,
-        version: t.version,
-        live: t.live,
-        firstSeenAt: t.firstSeenAt,
-        lastSeenAt: t.confirmedAt,
-        removedAt: t.removedAt,
-        evidencePaths: parsePaths(t.evidencePaths),
-        // The current version's last sighting is the technology's (see technology-timeline.ts).
-        versions: (bySlug.get(t.slug) ?? []).map((v) => ({
-          version: v.version,
-          firstSeenAt: v.firstSeenAt,
-          lastSeenAt: v.version === t.version && t.confirmedAt > v.lastSeenAt ? t.confirmedAt : v.lastSeenAt,
-        })),
-      })),
+      technologies: technologyTimelines(technologies, versions),
+      site,
     };
   }
+}
+
+/** A site's technology rows and version sightings as timelines, in the order of the rows. */
+export function technologyTimelines(
+  technologies: readonly SiteTechnologyEntity[],
+  versions: readonly SiteTechnologyVersionEntity[],
+): TechnologyTimeline[] {
+  const bySlug = new Map<string, SiteTechnologyVersionEntity[]>();
+  for (const v of versions) bySlug.set(v.slug, [...(bySlug.get(v.slug) ?? []), v]);
+  return technologies.map((t) => ({
+    slug: t.slug,
+    name: t.name,
+    version: t.version,
+    confidence: t.confidence,
+    live: t.live,
+    firstSeenAt: t.firstSeenAt,
+    lastSeenAt: t.confirmedAt,
+    removedAt: t.removedAt,
+    evidencePaths: parsePaths(t.evidencePaths),
+    // The current version's last sighting is the technology's (see technology-timeline.ts).
+    versions: (bySlug.get(t.slug) ?? []).map((v) => ({
+      version: v.version,
+      firstSeenAt: v.firstSeenAt,
+      lastSeenAt: v.version === t.version && t.confirmedAt > v.lastSeenAt ? t.confirmedAt : v.lastSeenAt,
+    })),
+  }));
 }
 
 function parsePaths(json: string): string[] {

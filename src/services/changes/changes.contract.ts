@@ -19,7 +19,7 @@ export interface SiteFilter {
   domain: string | null;
 }
 
-function siteFilterOf(value: string): SiteFilter {
+export function siteFilterOf(value: string): SiteFilter {
   let key;
   try {
     if (/[/?#@\s]/.test(value)) throw new Error('not a host');
@@ -93,7 +93,7 @@ export const ChangesRequest = z.object({
 });
 export type ChangesInput = z.output<typeof ChangesRequest>;
 
-const ChangeShape = z.strictObject({
+export const ChangeShape = z.strictObject({
   id: z.number().int().describe('The change id: it only grows, so `after=<id>` reads what came later'),
   domain: z
     .string()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { versionedCpes } from '../../detection';
 import { ENRICHMENT_SETS } from '../../enrichment';
 import { MAX_EMAIL_INPUT_LENGTH } from '../../verify';
 import { callbackUrlField, setsField, urlsField } from '../analysis/analysis.contract';
@@ -135,17 +136,30 @@ export function lookupV2Json(lookup: SiteLookup): string {
 
 /** The Technology object of the contract (Live v2, Crawl v2, enriched lookup). */
 export function toTechnologyObject(
-  t: Omit<LookupTechnology, 'cpe' | 'trafficRank'> & { cpe?: string | null; trafficRank?: number | null },
+  t: Omit<LookupTechnology, 'cpe' | 'versionedCpes' | 'trafficRank'> & {
+    cpe?: string | null;
+    trafficRank?: number | null;
+  },
 ): Record<string, unknown> {
   return {
     slug: t.slug,
     name: t.name,
     ...(t.cpe ? { cpe: t.cpe } : {}),
+    ...versionedCpesField(t.cpe, t.versions),
     versions: t.versions,
     categories: t.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name })),
     ...(t.trafficRank !== null && t.trafficRank !== undefined ? { trafficRank: t.trafficRank } : {}),
     confirmedAt: t.confirmedAt,
   };
+}
+
+/** The versioned CPEs of a technology with a CPE and detected versions (left out otherwise). */
+function versionedCpesField(
+  cpe: string | null | undefined,
+  versions: readonly string[],
+): { versionedCpes?: string[] } {
+  const versioned = versionedCpes(cpe, versions);
+  return versioned.length > 0 ? { versionedCpes: versioned } : {};
 }
 
 /** GET /v2/lookup/'s answer, written from each URL's text (see lookupV2Json). */
@@ -157,7 +171,14 @@ export function lookupV2AnswerJson(lookups: readonly SiteLookup[]): string {
 const LookupTechnologyShape = z.object({
   slug: z.string(),
   name: z.string(),
-  cpe: z.string().describe('CPE 2.3 name, when the fingerprints give one').optional(),
+  cpe: z
+    .string()
+    .describe("CPE 2.3 name (version ANY), when the fingerprints or the project's CPE table give one")
+    .optional(),
+  versionedCpes: z
+    .array(z.string())
+    .describe('The CPE with each detected version in its version slot (CPE 2.3 quoting), when both are known')
+    .optional(),
   versions: z.array(z.string()),
   categories: z.array(z.object({ id: z.number().int(), slug: z.string(), name: z.string() })),
   trafficRank: z

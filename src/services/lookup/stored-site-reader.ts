@@ -1,6 +1,6 @@
-import type { Fingerprints } from '../../detection';
+import { versionedCpes, type Fingerprints } from '../../detection';
 import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
-import { trafficLevelOf, type EnrichmentSet } from '../../enrichment';
+import { trafficLevelOf, type EnrichmentSet, type SiteEnrichment } from '../../enrichment';
 import type { SiteEntity } from '../../storage/entities';
 import type { StoredSiteRepository } from '../../storage/stored-site.repository';
 import { EnrichmentFields, flattenSets } from '../analysis/enrichment-fields';
@@ -37,6 +37,8 @@ export interface LookupTechnology {
   slug: string;
   name: string;
   cpe: string | null;
+  /** The CPE with each version in its version slot (see versionedCpes); GraphQL only, REST derives it. */
+  versionedCpes: string[];
   versions: string[];
   categories: { id: number; slug: string; name: string }[];
   /** The site's traffic rank (1 = most traffic), null when the index has none yet. */
@@ -198,13 +200,7 @@ export class StoredSiteReader {
    */
   async fields(site: SiteEntity, sets: readonly EnrichmentSet[]): Promise<EnrichmentFields> {
     if (sets.length === 0) return {};
-    const enrichment = await this.index.enrichmentOf(site);
-    if (!enrichment) return sets.includes('events') ? { ...eventsOf(site) } : {};
-    const level = trafficLevelOf(site.trafficRank ?? undefined);
-    // A record written before a set existed (or imported) lacks it: the level stands alone then.
-    const { trafficLevel: _stale, ...signals } = enrichment.signals ?? {};
-    enrichment.signals = level ? { ...signals, trafficLevel: level } : signals;
-    return flattenSets(enrichment, sets);
+    return storedFields(site, await this.index.enrichmentOf(site), sets);
   }
 
   private technology(
@@ -221,6 +217,7 @@ export class StoredSiteReader {
       slug,
       name: known?.name ?? name,
       cpe: known?.cpe ?? null,
+      versionedCpes: versionedCpes(known?.cpe, versions),
       versions,
       categories: (known?.categories ?? []).map((c) => ({ id: c.id, slug: c.slug, name: c.name })),
       trafficRank: site.trafficRank,
@@ -229,6 +226,23 @@ export class StoredSiteReader {
       fingerprintsVersion,
     };
   }
+}
+
+/**
+ * The requested field sets of a site's stored record (null: never enriched), flat, with
+ * trafficLevel from the site's current rank (ranks move after the record was written).
+ */
+export function storedFields(
+  site: SiteEntity,
+  enrichment: SiteEnrichment | null,
+  sets: readonly EnrichmentSet[],
+): EnrichmentFields {
+  if (!enrichment) return sets.includes('events') ? { ...eventsOf(site) } : {};
+  const level = trafficLevelOf(site.trafficRank ?? undefined);
+  // A record written before a set existed (or imported) lacks it: the level stands alone then.
+  const { trafficLevel: _stale, ...signals } = enrichment.signals ?? {};
+  enrichment.signals = level ? { ...signals, trafficLevel: level } : signals;
+  return flattenSets(enrichment, sets);
 }
 
 /** The window as instants: from `maxAge` months ago to `minAge` months ago. */

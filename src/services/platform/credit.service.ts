@@ -103,12 +103,38 @@ export class CreditService {
     amount: number,
     reason: string,
   ): Promise<number | null> {
+    return this.moveOnce(m, key, accountId, amount, reason, 'refund');
+  }
+
+  /**
+   * A charge without a request (work a worker did for an account) that happens at most once per
+   * `key`, like refundOnce: the new balance, or null when that key was charged already.
+   * InsufficientCreditsError when the balance cannot cover it (nothing is moved).
+   */
+  async chargeOnce(
+    m: EntityManager,
+    key: string,
+    accountId: number,
+    amount: number,
+    reason: string,
+  ): Promise<number | null> {
+    return this.moveOnce(m, key, accountId, amount, reason, 'charge');
+  }
+
+  private async moveOnce(
+    m: EntityManager,
+    key: string,
+    accountId: number,
+    amount: number,
+    reason: string,
+    kind: 'refund' | 'charge',
+  ): Promise<number | null> {
     assertWholeCredits(amount);
     if (await this.ledgerRows.hasMovement(m, key)) return null;
     return this.move(m, {
       accountId,
-      delta: amount,
-      kind: 'refund',
+      delta: kind === 'charge' ? -amount : amount,
+      kind,
       reason,
       requestId: null,
       idempotencyKey: key,

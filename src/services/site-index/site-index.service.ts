@@ -114,10 +114,15 @@ export class SiteIndexService {
   /** The trend aggregates, raised with each analysis's monthly history. */
   private readonly trends: TrendWriter;
 
-  /** `onChanges` hears the changes of each recorded analysis once it has committed. */
+  /**
+   * `onChanges` hears the changes of each recorded analysis once it has committed;
+   * `changesWithin` gets them inside its transaction, before the commit (the monitors schedule
+   * their callbacks there, so a batch commits with its changes or not at all).
+   */
   constructor(
     private readonly db: Database,
     onChanges?: (changes: RecordedChange[]) => void,
+    private readonly changesWithin?: (m: EntityManager, changes: RecordedChange[]) => Promise<void>,
   ) {
     this.sql = rawSqlOf(db);
     this.index = new SiteIndexRepository(db, this.sql);
@@ -145,6 +150,7 @@ export class SiteIndexService {
       const timeline = await this.timeline.plan(m, site.id, observation);
       await this.upsertTechnologies(m, site.id, observation, timeline);
       const changes = await this.timeline.write(m, site, observation, timeline);
+      if (changes.length > 0) await this.changesWithin?.(m, changes);
       const delta = await this.upsertMonth(m, site.id, month, observation);
       await this.trends.write(m, site, month, delta);
       return { site, changes };

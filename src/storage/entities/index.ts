@@ -20,6 +20,7 @@ import { KeyRevocationEntity } from './key-revocation.entity';
 import { PageSampleEntity } from './page-sample.entity';
 import { SiteTechnologyVersionEntity } from './site-technology-version.entity';
 import { TechnologyChangeEntity } from './technology-change.entity';
+import { MonitorDomainEntity, MonitorEntity } from './monitor.entity';
 import {
   FingerprintActivationEntity,
   FingerprintPackEntity,
@@ -55,6 +56,8 @@ export const ENTITIES = [
   FingerprintActivationEntity,
   SiteTechnologyVersionEntity,
   TechnologyChangeEntity,
+  MonitorEntity,
+  MonitorDomainEntity,
 ];
 
 export { AccountEntity, ApiKeyEntity, CreditLedgerEntryEntity, UsageCounterEntity };
@@ -76,4 +79,5 @@ export { PageSampleEntity };
 export { KeyRevocationEntity };
 export { FingerprintActivationEntity, FingerprintPackEntity, FingerprintSetEntity };
 export { SiteTechnologyVersionEntity, TechnologyChangeEntity };
+export { MonitorDomainEntity, MonitorEntity };
 export type { TechnologyChangeKind } from './technology-change.entity';

@@ -21,6 +21,7 @@ import { JobClaimByKind1764610000000 } from './1764610000000-job-claim-by-kind';
 import { SigningSecretGrace1764640000000 } from './1764640000000-signing-secret-grace';
 import { TechnologyTimeline1764650000000 } from './1764650000000-technology-timeline';
 import { TrendAggregates1764670000000 } from './1764670000000-trend-aggregates';
+import { Monitors1764680000000 } from './1764680000000-monitors';
 import { Vulnerabilities1764710000000 } from './1764710000000-vulnerabilities';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
@@ -48,5 +49,6 @@ export const MIGRATIONS = [
   SigningSecretGrace1764640000000,
   TechnologyTimeline1764650000000,
   TrendAggregates1764670000000,
+  Monitors1764680000000,
   Vulnerabilities1764710000000,
 ];

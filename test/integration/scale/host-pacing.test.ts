@@ -6,6 +6,7 @@ import { MemoryHostPacer, PACING_WINDOW_MS, type PacerClock } from '../../../src
 import { loadConfig } from '../../../src/platform/config';
 import { SharedRedis } from '../../../src/redis/redis-connection';
 import { RedisHostPacer } from '../../../src/redis/redis-host-pacer';
+import { mostInAnyWindow } from '../../helpers/pacing-window';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -21,25 +22,22 @@ function fakeClock(): PacerClock & { at: number } {
   return clock;
 }
 
-/** Most of `times` falling in any window of PACING_WINDOW_MS (a sliding window, stricter than calendar seconds). */
-function mostInAnyWindow(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i] - sorted[j] >= PACING_WINDOW_MS) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
-
-/** A site of 20 linked pages, each with two scripts; every request's arrival stamped by `stamp`. */
-async function startSite(stamp: () => number) {
+/**
+ * A site of 20 linked pages, each with two scripts; every request's arrival stamped by `stamp`
+ * (`pages`: the HTML pages' alone), robots.txt `robots` when given.
+ */
+async function startSite(stamp: () => number, robots?: string) {
   const arrivals: number[] = [];
+  const pages: number[] = [];
   const server: Server = createServer((req, res) => {
     arrivals.push(stamp());
     const path = req.url ?? '/';
     if (path.endsWith('.js')) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('1');
-    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path === '/robots.txt')
+      return void (robots === undefined
+        ? res.writeHead(404).end()
+        : res.writeHead(200, { 'content-type': 'text/plain' }).end(robots));
+    pages.push(stamp());
     const links = Array.from({ length: 20 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('');
     res
       .writeHead(200, { 'content-type': 'text/html' })
@@ -51,6 +49,7 @@ async function startSite(stamp: () => number) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     arrivals,
+    pages,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -132,6 +131,62 @@ describe('HOST_REQUESTS_PER_SECOND: requests per host in any one-second window',
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+});
+
+describe("robots.txt's Crawl-delay: a lower rate for the host, bounded (ROBOTS_CRAWL_DELAY_MAX_SECONDS)", () => {
+  const gaps = (times: number[]): number[] => times.slice(1).map((time, i) => time - times[i]);
+
+  it('is 10 s at most by default, 0 ignoring Crawl-delay', () => {
+    expect(loadConfig({}).ROBOTS_CRAWL_DELAY_MAX_SECONDS).toBe(10);
+    expect(loadConfig({ ROBOTS_CRAWL_DELAY_MAX_SECONDS: '0' }).ROBOTS_CRAWL_DELAY_MAX_SECONDS).toBe(0);
+  });
+
+  it("spaces the crawl's page requests by the delay of our user agent's group, one at a time", async () => {
+    const clock = fakeClock();
+    const site = await startSite(() => clock.now(), 'User-agent: *\nCrawl-delay: 3\nDisallow: /p9\n');
+    try {
+      const crawl = await crawlSite(site.url, { ...options, clock });
+      expect(crawl.crawlDelayMs).toBe(3000);
+      expect(crawl.disallowedByRobots).toBe(1);
+      expect(site.pages).toHaveLength(12);
+      expect(Math.min(...gaps(site.pages))).toBe(3000);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('cuts a longer delay to the bound, and asks for no page that could not start before the deadline', async () => {
+    const clock = fakeClock();
+    const site = await startSite(() => clock.now(), 'User-agent: *\nCrawl-delay: 30\n');
+    try {
+      const crawl = await crawlSite(site.url, {
+        ...options,
+        clock,
+        maxPages: 25,
+        maxCrawlDelaySeconds: 10,
+        deadlineMs: 45_000,
+      });
+      expect(crawl.crawlDelayMs).toBe(10_000);
+      // Pages at 0, 10, 20, 30 and 40 s; the next would start after the 45 s deadline.
+      expect(site.pages).toEqual([0, 10_000, 20_000, 30_000, 40_000]);
+      expect(crawl.pages.every((page) => page.page)).toBe(true);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('is ignored with a bound of 0 (the crawl as without it)', async () => {
+    const clock = fakeClock();
+    const site = await startSite(() => clock.now(), 'User-agent: *\nCrawl-delay: 5\n');
+    try {
+      const crawl = await crawlSite(site.url, { ...options, clock, maxCrawlDelaySeconds: 0 });
+      expect(crawl.crawlDelayMs).toBeUndefined();
+      expect(site.pages).toHaveLength(12);
+      expect(new Set(site.pages)).toEqual(new Set([0]));
+    } finally {
+      await site.close();
     }
   });
 });

@@ -44,6 +44,20 @@ describe('literal scanner', () => {
     expect(scanner.scan('uSHErs at /WP-Content/x', found)).toBe(4);
     expect([...found]).toEqual([1, 1, 0, 1, 1]);
   });
+
+  it('finds literals across its batch boundaries, after repeats, and shares found across texts', () => {
+    // Same 4-character windows ("cont") in two literals: finding one must not hide the other.
+    const scanner = new LiteralScanner(['wp-content', 'xcontent', 'abc', 'zzzz']);
+    const found = new Uint8Array(4);
+    const filler = 'q'.repeat(1019);
+    const text = `${filler}WP-CONTENT ${'wp-content '.repeat(300)}${'q'.repeat(2000)}xContent`;
+    expect(scanner.scan(text, found)).toBe(2);
+    expect([...found]).toEqual([1, 1, 0, 0]);
+    expect(scanner.scan('ab abc', found)).toBe(1);
+    expect(scanner.scan('abc wp-content', found)).toBe(0);
+    expect([...found]).toEqual([1, 1, 1, 0]);
+    expect(scanner.scan('', found)).toBe(0);
+  });
 });
 
 describe('version tags', () => {

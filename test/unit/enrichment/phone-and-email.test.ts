@@ -86,4 +86,12 @@ describe('email addresses', () => {
       ),
     ).toBeUndefined();
   });
+
+  it('finds addresses after long runs of address characters and "@" without an address', () => {
+    // A local part longer than 64 characters matches from its last 64; "@@" and "a@" alone are none.
+    expect(emailsOf(`<p>@@ a@ ${'x'.repeat(100)}@firma.de und ${'@'.repeat(80)}info@firma.de</p>`)).toEqual([
+      `${'x'.repeat(64)}@firma.de`,
+      'info@firma.de',
+    ]);
+  });
 });

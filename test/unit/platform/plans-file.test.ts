@@ -53,6 +53,16 @@ describe('PLANS_FILE', () => {
     expect(yaml.get('team').rateLimits).toEqual(PLANS.small.rateLimits);
   });
 
+  it('sets the monitor limits of a plan, each falling back to its base', () => {
+    const catalog = loadPlanCatalog(
+      file('limits.yaml', 'plans:\n  gold:\n    extends: large\n    limits: { watchedDomains: 9 }\n'),
+    );
+    expect(catalog.get('gold').limits).toEqual({ monitors: PLANS.large.limits.monitors, watchedDomains: 9 });
+    expect(() =>
+      loadPlanCatalog(file('bad-limits.yaml', 'plans:\n  gold:\n    limits: { monitors: -1 }\n')),
+    ).toThrow(/plans\.gold\.limits\.monitors/);
+  });
+
   it.each([
     [
       'an unknown family',

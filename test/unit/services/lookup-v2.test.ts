@@ -237,6 +237,7 @@ describe('LookupV2Service: stored or live', () => {
         slug: 'wordpress',
         name: 'WordPress',
         cpe: 'cpe:2.3:a:wordpress:wordpress',
+        versionedCpes: [], // the fixture's cpe is not a whole CPE 2.3 formatted string
         versions: ['1.0'],
         categories: [{ id: 1, slug: 'cms', name: 'CMS' }],
         trafficRank: 42,
