@@ -33,4 +33,11 @@ export {
 } from './corrections';
 export { cpeValueOf, isCpe23, versionedCpe, versionedCpes } from './cpe';
 export { CPE_MAP_FILE, readCpeMap, type CpeMapEntry } from './cpe-map';
-export { PACKAGE_MAP_FILE, packageOf, purlOf, readPackageMap, type PackageMapEntry } from './package-map';
+export {
+  PACKAGE_MAP_FILE,
+  packageMap,
+  packageOf,
+  purlOf,
+  readPackageMap,
+  type PackageMapEntry,
+} from './package-map';

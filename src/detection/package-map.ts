@@ -25,10 +25,15 @@ export function readPackageMap(file: string = PACKAGE_MAP_FILE): ReadonlyMap<str
 
 let mapping: ReadonlyMap<string, PackageMapEntry> | undefined;
 
+/** The project's mapping (read once). */
+export function packageMap(): ReadonlyMap<string, PackageMapEntry> {
+  mapping ??= readPackageMap();
+  return mapping;
+}
+
 /** The technology's package, when it is one. */
 export function packageOf(name: string): PackageMapEntry | undefined {
-  mapping ??= readPackageMap();
-  return mapping.get(name);
+  return packageMap().get(name);
 }
 
 /** The technology's Package URL with `version` (without one when it is ''), or null when it is no package. */

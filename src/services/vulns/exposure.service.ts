@@ -98,6 +98,11 @@ export class ExposureService {
     this.fingerprints = fingerprintsOf(engines);
   }
 
+  /** Whether any vulnerability data has been imported (the SBOM has no VEX section without). */
+  async hasData(): Promise<boolean> {
+    return (await this.repository.newest()) !== null;
+  }
+
   /** The vulnerabilities affecting a technology at a version ('' when none was detected). */
   async vulnerabilitiesOf(slug: string, version: string): Promise<TechnologyVulnerability[]> {
     const keys = productKeysFor(slug, this.fingerprints());

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { ZipFile } from 'yazl';
 import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
 import { ChangingSite, GENEROUS_FETCHES, startChangingSite, wordpressHome } from '../changes/changing-site';
@@ -251,6 +252,30 @@ describe('vulnerability import and exposure', () => {
     expect((await get('/v2/exposure/sites/?vulnerability=CVE-1999-0001')).status).toBe(404);
     expect((await get('/v2/exposure/sites/?vulnerability=CVE-2020-11022', null)).status).toBe(403);
     expect(await balance()).toBe(start);
+  });
+
+  it('puts the same vulnerabilities in the SBOM as its VEX section, valid CycloneDX 1.6', async () => {
+    const vex = async (url: string) => {
+      const res = await get(`/v2/sbom/?url=${encodeURIComponent(url)}`);
+      expect(res.status).toBe(200);
+      expect(
+        await new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(JSON.stringify(res.body)),
+      ).toBeNull();
+      return Object.fromEntries(
+        (res.body.vulnerabilities as any[]).map((v) => [
+          v.id,
+          v.affects.map((a: { ref: string }) => a.ref).sort(),
+        ]),
+      );
+    };
+    expect(await vex(a.url)).toEqual({
+      'CVE-2020-11022': ['jquery@3.4.1'],
+      'CVE-2024-4439': ['wordpress@6.4.2'],
+    });
+    expect(await vex(b.url)).toEqual({
+      'GHSA-35jh-r3h4-6jhm': ['lodash'],
+      'CVE-2024-4439': ['wordpress@6.5.0'],
+    });
   });
 
   it('serves the same through GraphQL: vulnerability(id).affectedSites and site technologies’ vulnerabilities', async () => {
