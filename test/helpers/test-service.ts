@@ -21,6 +21,8 @@ export interface TestService {
     credits?: number;
     name?: string;
   }): Promise<{ accountId: number; apiKey: string }>;
+  /** The account's credit balance as stored. */
+  balance(accountId: number): Promise<number>;
   /** An HTTP request to the service; `key` goes in x-api-key. */
   request<T = any>(
     path: string,
@@ -113,6 +115,13 @@ export async function startTestService(settings: Record<string, string> = {}): P
         credits: input.credits ?? 100,
       });
       return { accountId: created.accountId, apiKey: created.apiKey };
+    },
+    async balance(accountId) {
+      const rows = await running.services.db.query<{ credits: number }[]>(
+        'SELECT credits FROM accounts WHERE id = ?',
+        [accountId],
+      );
+      return Number(rows[0].credits);
     },
     request,
     graphql: (key, query, variables) =>

@@ -68,12 +68,7 @@ export async function startAnalysisKit(settings: Record<string, string> = {}): P
         'SELECT delta, balance_after, kind, reason FROM credit_ledger WHERE account_id = ? ORDER BY id',
         [accountId],
       ),
-    async balance(accountId) {
-      const rows = await db.query<{ credits: number }[]>('SELECT credits FROM accounts WHERE id = ?', [
-        accountId,
-      ]);
-      return Number(rows[0].credits);
-    },
+    balance: (accountId) => service.balance(accountId),
     async quotaRemaining(key) {
       const res = await untilNotRateLimited(service, () => service.request('/analyze/v1/usage', { key }));
       if (res.status !== 200) throw new Error(`usage answered ${res.status}: ${res.text}`);

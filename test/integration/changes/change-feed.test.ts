@@ -56,14 +56,7 @@ describe('the change feed', () => {
     expectMatchesContract(contract, 'GET', `/v2/changes/${query}`, res.status, res.body, res.headers);
     return res;
   };
-  const balance = async () =>
-    Number(
-      (
-        await services().db.query<{ credits: number }[]>('SELECT credits FROM accounts WHERE id = ?', [
-          accountId,
-        ])
-      )[0].credits,
-    );
+  const balance = () => service.balance(accountId);
 
   beforeAll(async () => {
     a = await startChangingSite({ '/': wordpressHome('6.4.2', JQUERY), '/contact': contactPage('5.8') });

@@ -37,14 +37,7 @@ describe('vulnerability import and exposure', () => {
     expectMatchesContract(contract, 'GET', path, res.status, res.body, res.headers);
     return res;
   };
-  const balance = async () =>
-    Number(
-      (
-        await services().db.query<{ credits: number }[]>('SELECT credits FROM accounts WHERE id = ?', [
-          accountId,
-        ])
-      )[0].credits,
-    );
+  const balance = () => service.balance(accountId);
   const records = async () =>
     Number((await services().db.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM vulnerabilities'))[0].n);
 

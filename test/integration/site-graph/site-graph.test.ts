@@ -57,14 +57,7 @@ describe('GraphQL graph of the index', () => {
     expect(res.body.errors).toBeUndefined();
     return res.body.data;
   };
-  const credits = async () =>
-    Number(
-      (
-        await services().db.query<{ credits: number }[]>('SELECT credits FROM accounts WHERE id = ?', [
-          accountId,
-        ])
-      )[0].credits,
-    );
+  const credits = () => service.balance(accountId);
 
   beforeAll(async () => {
     service = await startTestService({ PUBLIC_RATE_LIMIT_PER_MINUTE: '1000' });
