@@ -22,5 +22,6 @@ export type { AssetLimits } from './asset-fetcher';
 export type { CertificateFacts } from './tls-certificate';
 export { validatorsOf } from './page-memory';
 export type { PageMemory, RememberedPage } from './page-memory';
+export type { RememberedRobots } from './robots-fetcher';
 export { MemoryHostSlots } from './host-slots';
 export type { HostSlots } from './host-slots';

@@ -11,7 +11,7 @@ import { htmlFactsOf } from './html-extractor';
 import { HttpClient, HttpClientOptions, HttpResponse, RedirectHop } from './http-client';
 import { HostnameCollector } from './observed-hostnames';
 import { normaliseLanguages } from './page-language';
-import { fetchRobotsTxt } from './robots-fetcher';
+import { fetchRobotsTxt, robotsUrlOf } from './robots-fetcher';
 import type { CertificateFacts } from './tls-certificate';
 import type { PageMemory, RememberedPage } from './page-memory';
 
@@ -21,6 +21,8 @@ export interface SiteFacts {
   robots?: string;
   /** robots.txt could not be read (network failure, timeout, 5xx): a crawl keeps to its start page. */
   robotsUnreachable?: boolean;
+  /** Where robots.txt was read and its validators, for the next analysis's conditional request. */
+  robotsValidators?: { url: string; etag?: string; lastModified?: string };
   dns: DnsFacts;
 }
 
@@ -263,20 +265,31 @@ async function notModifiedPage(
   };
 }
 
-/** robots.txt and DNS records of the page's site, fetched in parallel. */
+/**
+ * robots.txt and DNS records of the page's site, fetched in parallel; robots.txt conditionally
+ * when the page memory holds its last download.
+ */
 export async function fetchSiteFacts(
   client: HttpClient,
   pageUrl: string,
-  options: Pick<FetchPageOptions, 'dnsServers' | 'dnsTimeoutMs' | 'signal'>,
+  options: Pick<FetchPageOptions, 'dnsServers' | 'dnsTimeoutMs' | 'signal' | 'pageMemory'>,
 ): Promise<SiteFacts> {
+  // A memory that fails only costs the conditional request: the file is downloaded.
+  const recallRobots = options.pageMemory?.recallRobots?.bind(options.pageMemory);
+  const previous = recallRobots && (await recallRobots(robotsUrlOf(pageUrl)).catch(() => undefined));
   const [robots, dns] = await Promise.all([
-    fetchRobotsTxt(client, pageUrl, options.signal),
+    fetchRobotsTxt(client, pageUrl, options.signal, previous),
     resolveDnsFacts(new URL(pageUrl).hostname, {
       servers: options.dnsServers,
       timeoutMs: options.dnsTimeoutMs,
     }),
   ]);
-  return { robots: robots.body, ...(robots.unreachable ? { robotsUnreachable: true } : {}), dns };
+  return {
+    robots: robots.body,
+    ...(robots.unreachable ? { robotsUnreachable: true } : {}),
+    ...(robots.validators ? { robotsValidators: robots.validators } : {}),
+    dns,
+  };
 }
 
 /**

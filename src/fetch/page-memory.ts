@@ -1,3 +1,5 @@
+import type { RememberedRobots } from './robots-fetcher';
+
 /**
  * Conditional re-fetches: what a page's last full download left for the next analysis of the same
  * URL. The page is asked for with If-None-Match / If-Modified-Since; a 304 answer means the page is
@@ -23,6 +25,8 @@ export interface RememberedPage {
 export interface PageMemory {
   /** The last full download of `url` (the URL asked for), when one left validators. */
   recall(url: string): Promise<RememberedPage | undefined>;
+  /** The last download of a site's robots.txt (at `url`), when one left validators. */
+  recallRobots?(url: string): Promise<RememberedRobots | undefined>;
 }
 
 /** The validators of a response's headers; undefined when it has neither. */

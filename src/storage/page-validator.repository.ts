@@ -1,4 +1,4 @@
-import { LessThan } from 'typeorm';
+import { In, LessThan } from 'typeorm';
 import { Database } from './database';
 import { PageValidatorEntity } from './entities';
 
@@ -18,10 +18,17 @@ export class PageValidatorRepository {
 
   /**
    * Stores (or refreshes) pages of one site, in url-hash order, then removes the site's pages not
-   * stored since `forgetBefore`; in one transaction.
+   * stored since `forgetBefore` and those named in `forget`; in one transaction.
    */
-  async remember(siteId: number, rows: Partial<PageValidatorEntity>[], forgetBefore: Date): Promise<void> {
+  async remember(
+    siteId: number,
+    rows: Partial<PageValidatorEntity>[],
+    forgetBefore: Date,
+    forget: string[] = [],
+  ): Promise<void> {
     await this.db.transaction(async (m) => {
+      if (forget.length) await m.delete(PageValidatorEntity, { siteId, urlHash: In(forget) });
+      if (rows.length === 0) return;
       await m
         .createQueryBuilder()
         .insert()

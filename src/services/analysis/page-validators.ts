@@ -3,7 +3,7 @@ import type { Database } from '../../storage/database';
 import type { DetectionResult } from '../../detection';
 import type { PageValidatorEntity } from '../../storage/entities';
 import { PageValidatorRepository } from '../../storage/page-validator.repository';
-import type { PageMemory, RememberedPage } from '../../fetch';
+import type { PageMemory, RememberedPage, RememberedRobots } from '../../fetch';
 
 /** What a page's analysis left, reused when the page answers 304: its detection result and title. */
 export interface PageAnalysisPayload {
@@ -16,6 +16,17 @@ export interface PageToRemember extends RememberedPage {
   requestedUrl: string;
   payload: PageAnalysisPayload;
 }
+
+/** A site's robots.txt to remember: where it is, its validators and its body. */
+export interface RobotsToRemember extends RememberedRobots {
+  url: string;
+}
+
+/**
+ * The largest robots.txt remembered (its row's text column holds 64 KiB on MariaDB, escaped as
+ * JSON): a larger file is simply downloaded again, as before.
+ */
+const MAX_REMEMBERED_ROBOTS_CHARS = 16 * 1024;
 
 /** A site's pages not seen by any analysis for this long are forgotten (the site's next crawl prunes them). */
 export const PAGE_VALIDATORS_KEEP_DAYS = 90;
@@ -41,9 +52,44 @@ export class PageValidatorStore implements PageMemory {
     return { ...data, etag: row.etag ?? undefined, lastModified: row.lastModified ?? undefined };
   }
 
-  /** Stores (or refreshes) the pages of one analysis of the site, then prunes its forgotten pages. */
-  async remember(siteId: number, pages: PageToRemember[], at: Date): Promise<void> {
+  async recallRobots(url: string): Promise<RememberedRobots | undefined> {
+    const page = await this.recall(url);
+    const body = (page?.payload as { robots?: unknown } | undefined)?.robots;
+    return page && typeof body === 'string'
+      ? { etag: page.etag, lastModified: page.lastModified, body }
+      : undefined;
+  }
+
+  /**
+   * Stores (or refreshes) the pages of one analysis of the site, and its robots.txt, then prunes
+   * its forgotten pages.
+   */
+  async remember(
+    siteId: number,
+    pages: PageToRemember[],
+    at: Date,
+    robots?: RobotsToRemember,
+  ): Promise<void> {
     const rows = new Map<string, Partial<PageValidatorEntity>>();
+    // A robots.txt that cannot be remembered (too large, or no longer sent with validators) must
+    // not leave its last remembered copy behind: a 304 to stale validators would bring it back.
+    const forget: string[] = [];
+    if (robots && (robots.etag || robots.lastModified) && robots.body.length <= MAX_REMEMBERED_ROBOTS_CHARS) {
+      rows.set(hashOf(robots.url), {
+        urlHash: hashOf(robots.url),
+        siteId,
+        etag: robots.etag ?? null,
+        lastModified: robots.lastModified ?? null,
+        data: JSON.stringify({
+          url: robots.url,
+          links: [],
+          hostnames: [],
+          languages: [],
+          payload: { robots: robots.body },
+        }),
+        updatedAt: at,
+      });
+    } else if (robots) forget.push(hashOf(robots.url));
     for (const page of pages) {
       if (!page.etag && !page.lastModified) continue;
       const { requestedUrl, etag, lastModified, url, links, hostnames, languages, payload } = page;
@@ -56,11 +102,12 @@ export class PageValidatorStore implements PageMemory {
         updatedAt: at,
       });
     }
-    if (rows.size === 0) return;
+    if (rows.size === 0 && forget.length === 0) return;
     await this.validators.remember(
       siteId,
       [...rows.values()],
       new Date(at.getTime() - PAGE_VALIDATORS_KEEP_DAYS * 86_400_000),
+      forget,
     );
   }
 }

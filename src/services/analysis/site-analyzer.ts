@@ -158,6 +158,7 @@ export class SiteAnalyzer {
       ...politeness,
       pageMemory: memory && {
         recall: (pageUrl) => (startChanged ? Promise.resolve(undefined) : memory.recall(pageUrl)),
+        recallRobots: memory.recallRobots?.bind(memory),
       },
       signal: options.signal,
       maxPages: this.crawlSettings.maxPages,
@@ -347,7 +348,12 @@ export class SiteAnalyzer {
         },
       ];
     });
-    await store.remember(siteId, pages, at).catch((error: unknown) => {
+    const facts = analysed[0]?.page.siteFacts;
+    const robots =
+      facts?.robotsValidators && facts.robots !== undefined
+        ? { ...facts.robotsValidators, body: facts.robots }
+        : undefined;
+    await store.remember(siteId, pages, at, robots).catch((error: unknown) => {
       logger.warn({ err: error, siteId }, "could not store the pages' validators");
     });
   }
@@ -432,6 +438,8 @@ export function sameFingerprints(memory: PageMemory, version: string): PageMemor
       const payload = page?.payload as Partial<PageAnalysisPayload> | undefined;
       return payload?.result?.fingerprintsVersion === version ? page : undefined;
     },
+    // A robots.txt is the site's text, not a result of the fingerprints.
+    recallRobots: memory.recallRobots?.bind(memory),
   };
 }
 
