@@ -3,9 +3,10 @@ import { pause } from './host-slots';
 /**
  * Requests per second per host (HOST_REQUESTS_PER_SECOND), across every crawl that shares the
  * pacer: no host is sent more than that many requests in any one-second window. Each request of
- * the HTTP client (page, asset, robots.txt, every redirect hop) reserves the first moment at which
- * it stays within the bound, and waits for it. HOST_CONCURRENCY bounds requests in flight; on a host
- * that answers in a few milliseconds that alone would let hundreds of requests a second through.
+ * the HTTP client (page, asset, robots.txt, every redirect hop) waits for the first moment at which
+ * it stays within the bound; a wait that ended late (a stalled event loop) is checked again, so a
+ * stall never lets go at once the requests it held up. HOST_CONCURRENCY bounds requests in flight;
+ * on a host that answers in a few milliseconds that alone would let hundreds of requests a second through.
  * A window rather than an even spacing: the few requests of a small site go at once (a crawl is
  * not slowed where the host cannot tell), a larger crawl is held to the rate. In process memory by
  * default; in Redis (src/redis/redis-host-pacer.ts) with REDIS_URL, shared by every worker.
@@ -34,29 +35,77 @@ export const PACING_WINDOW_MS = 1100;
 /** Hosts remembered before those idle for a window are swept. */
 const SWEEP_AT = 10_000;
 
+/** A host's pacing: when requests were let go (the last `rate`, oldest first), and its queue. */
+interface HostQueue {
+  sent: number[];
+  /** Settles when the last request queued for the host has been let go (or given up). */
+  tail: Promise<void>;
+  waiting: number;
+}
+
 export class MemoryHostPacer implements HostPacer {
-  /** Per host, the moments reserved within the last window, oldest first (at most the rate). */
-  private readonly sent = new Map<string, number[]>();
+  private readonly hosts = new Map<string, HostQueue>();
 
   constructor(
     private readonly requestsPerSecond: number,
     private readonly clock: PacerClock = systemPacerClock,
   ) {}
 
-  async wait(host: string, signal?: AbortSignal): Promise<void> {
+  wait(host: string, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     const key = host.toLowerCase();
-    const now = this.clock.now();
-    if (this.sent.size >= SWEEP_AT)
-      for (const [name, times] of this.sent)
-        if (times[times.length - 1] + PACING_WINDOW_MS <= now) this.sent.delete(name);
-    let times = this.sent.get(key);
-    if (!times) this.sent.set(key, (times = []));
-    // The reservation is made at once (before waiting), so concurrent requests queue up in order;
-    // reservations only move forward, so the oldest of the last `rate` decides.
-    const at = times.length < this.requestsPerSecond ? now : Math.max(now, times[0] + PACING_WINDOW_MS);
-    times.push(at);
-    if (times.length > this.requestsPerSecond) times.shift();
-    if (at > now) await this.clock.sleep(at - now, signal);
+    if (this.hosts.size >= SWEEP_AT) this.sweep(this.clock.now());
+    let queue = this.hosts.get(key);
+    if (!queue) this.hosts.set(key, (queue = { sent: [], tail: Promise.resolve(), waiting: 0 }));
+    const queued = queue;
+    queued.waiting++;
+    // Requests of a host are let go in the order they asked, one decision at a time.
+    const turn = queued.tail.then(() => (signal?.aborted ? undefined : this.letGo(queued, signal)));
+    queued.tail = turn.catch(() => undefined).finally(() => void queued.waiting--);
+    return signal ? abortable(turn, signal) : turn;
   }
+
+  /**
+   * Lets the request go once sending it keeps the host within the rate, counted on the moments
+   * requests were actually let go: a request whose sleep ended late (a stalled event loop) looks
+   * again at the window as it is then, so a stall never releases the requests it held up at once.
+   */
+  private async letGo(queue: HostQueue, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const now = this.clock.now();
+      const { sent } = queue;
+      if (sent.length < this.requestsPerSecond || now >= sent[0] + PACING_WINDOW_MS) {
+        sent.push(now);
+        if (sent.length > this.requestsPerSecond) sent.shift();
+        return;
+      }
+      await this.clock.sleep(sent[0] + PACING_WINDOW_MS - now, signal);
+    }
+  }
+
+  private sweep(now: number): void {
+    for (const [name, queue] of this.hosts) {
+      const last = queue.sent[queue.sent.length - 1] ?? 0;
+      if (queue.waiting === 0 && last + PACING_WINDOW_MS <= now) this.hosts.delete(name);
+    }
+  }
+}
+
+/** `work`, or its rejection as soon as `signal` aborts (the request stops waiting for its turn). */
+function abortable(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

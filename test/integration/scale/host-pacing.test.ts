@@ -23,6 +23,45 @@ function fakeClock(): PacerClock & { at: number } {
 }
 
 /**
+ * A clock with timers: `run` fires them in order of their moments, each in a turn of its own, until
+ * `done` settles, except that when the first timer at or after `stall.at` falls due the clock jumps
+ * `stall.forMs` further and every timer due by then fires in the same turn, as after a stalled
+ * event loop.
+ */
+function stallingClock(stall?: { at: number; forMs: number }) {
+  const timers: { due: number; fire: () => void }[] = [];
+  const clock = {
+    at: 0,
+    stalled: false,
+    now: () => clock.at,
+    sleep: (ms: number) => new Promise<void>((fire) => void timers.push({ due: clock.at + ms, fire })),
+    async run(done: Promise<unknown>): Promise<void> {
+      let finished = false;
+      void done.then(
+        () => (finished = true),
+        () => (finished = true),
+      );
+      for (;;) {
+        // Let the pacer react to what fired last (its promise chains take a few turns).
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+        if (finished) return;
+        if (timers.length === 0) throw new Error('nothing left to fire, yet not done');
+        timers.sort((a, b) => a.due - b.due);
+        clock.at = Math.max(clock.at, timers[0].due);
+        if (stall && !clock.stalled && clock.at >= stall.at) {
+          clock.stalled = true;
+          clock.at += stall.forMs;
+        }
+        const due = timers.filter((timer) => timer.due <= clock.at);
+        timers.splice(0, due.length);
+        due.forEach((timer) => timer.fire());
+      }
+    },
+  };
+  return clock;
+}
+
+/**
  * A site of 20 linked pages, each with two scripts; every request's arrival stamped by `stamp`
  * (`pages`: the HTML pages' alone), robots.txt `robots` when given.
  */
@@ -113,6 +152,35 @@ describe('HOST_REQUESTS_PER_SECOND: requests per host in any one-second window',
     expect(clock.at).toBe(before);
   });
 
+  // A stalled event loop (a heap snapshot, a long parse) fires every timer that fell due during the
+  // stall in one turn: requests whose waits ended then must not all go at once.
+  it('a stall never lets go at once the requests it held up', async () => {
+    const clock = stallingClock({ at: 1000, forMs: 3000 });
+    const pacer = new MemoryHostPacer(5, clock);
+    const letGo: number[] = [];
+    const waits = Array.from({ length: 20 }, () =>
+      pacer.wait('shop.test').then(() => letGo.push(clock.now())),
+    );
+    await clock.run(Promise.all(waits));
+    expect(letGo).toHaveLength(20);
+    expect(clock.stalled).toBe(true);
+    expect(mostInAnyWindow(letGo)).toBe(5);
+  });
+
+  it('gives up its turn when its signal aborts, without holding back the requests queued behind it', async () => {
+    const clock = stallingClock();
+    const pacer = new MemoryHostPacer(1, clock);
+    await pacer.wait('shop.test');
+    const controller = new AbortController();
+    const given = pacer.wait('shop.test', controller.signal);
+    const next = pacer.wait('shop.test');
+    controller.abort(new Error('deadline'));
+    await expect(given).rejects.toThrow('deadline');
+    await clock.run(next);
+    // The aborted request took no moment: the next one went a window after the first.
+    expect(clock.now()).toBe(PACING_WINDOW_MS);
+  });
+
   it('is shared by every worker through Redis: reservations from two connections keep to the rate', async () => {
     const prefix = `test-pace-${randomBytes(6).toString('hex')}:`;
     const a = new SharedRedis(REDIS_URL, prefix);
@@ -131,6 +199,29 @@ describe('HOST_REQUESTS_PER_SECOND: requests per host in any one-second window',
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('through Redis, a wait that ended late gives its reservation back and takes a new one', async () => {
+    const prefix = `test-pace-${randomBytes(6).toString('hex')}:`;
+    const redis = new SharedRedis(REDIS_URL, prefix);
+    try {
+      // A local clock that sees the first wait end a stall's worth (3 s) late.
+      let readings = 0;
+      const now = () => performance.now() + (++readings === 2 ? 3_000 : 0);
+      const pacer = new RedisHostPacer(redis, 2, now);
+      const reserve = jest.spyOn(pacer, 'reserve');
+      await pacer.reserve('slow.test:443');
+      await pacer.reserve('slow.test:443');
+      await pacer.wait('slow.test:443');
+      // Reserved, found late, reserved again giving the first back; the second wait was on time.
+      expect(reserve).toHaveBeenCalledTimes(4);
+      const [, late] = await reserve.mock.results[2].value;
+      expect(reserve.mock.calls[3]).toEqual(['slow.test:443', late]);
+      const held = await redis.commands.lrange(redis.key('host-pace:slow.test:443'), 0, -1);
+      expect(held.map(Number)).not.toContain(late);
+    } finally {
+      await redis.close();
     }
   });
 });
