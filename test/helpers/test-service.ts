@@ -1,4 +1,5 @@
 import { loadConfig } from '../../src/platform/config';
+import { logger } from '../../src/platform/logger';
 import { RunningService, startService } from '../../src/service-runtime';
 import { TestClock } from './test-clock';
 import { createTestDatabase, TestDatabase } from './test-database';
@@ -55,6 +56,27 @@ async function fetchAgainIfReset(url: string, init: RequestInit & { method: stri
 }
 
 /**
+ * The service's last error logs. Tests run it silent (pino's level is only set by src/main.ts), so
+ * an unexpected 500 would say nothing of its cause: the error is kept here and printed with the
+ * answer that carried it.
+ */
+const recentErrors: unknown[] = [];
+const logError = logger.error.bind(logger);
+logger.error = ((...args: Parameters<typeof logger.error>) => {
+  recentErrors.push(args[0]);
+  if (recentErrors.length > 10) recentErrors.shift();
+  return logError(...args);
+}) as typeof logger.error;
+
+function reportServerError(method: string, path: string, status: number, text: string): void {
+  const errors = recentErrors.splice(0).map((entry) => {
+    const err = (entry as { err?: unknown } | undefined)?.err;
+    return err instanceof Error ? (err.stack ?? err.message) : JSON.stringify(entry);
+  });
+  console.error(`${method} ${path} answered ${status}: ${text}\nlogged: ${errors.join('\n') || 'nothing'}`);
+}
+
+/**
  * Starts the real service on an ephemeral port over a fresh database (SQLite, or MariaDB when
  * TEST_DATABASE_URL is set). Private targets are allowed so tests can use loopback sites.
  */
@@ -94,6 +116,7 @@ export async function startTestService(settings: Record<string, string> = {}): P
       body,
     });
     const text = await response.text();
+    if (response.status === 500) reportServerError(init.method ?? 'GET', path, response.status, text);
     let parsed: unknown = undefined;
     try {
       parsed = text ? JSON.parse(text) : undefined;
