@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { logger } from '../platform/logger';
+import { defineRateLimitCommands } from './redis-rate-limit-store';
 
 /**
  * The Redis of a multi-process deployment (REDIS_URL): rate-limit windows, events and job wake-ups
@@ -16,6 +17,7 @@ export class SharedRedis {
     readonly prefix: string,
   ) {
     this.commands = this.connect('commands');
+    defineRateLimitCommands(this.commands);
   }
 
   /** A separate connection in subscriber mode (Redis allows only SUBSCRIBE commands on it). */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PerTickBatch } from '../platform/per-tick-batch';
 import type { FixedWindow, RateLimitStore } from '../platform/rate-limit-store';
+import type Redis from 'ioredis';
 import type { SharedRedis } from './redis-connection';
 
 /**
@@ -58,10 +59,21 @@ interface RateLimitCommands {
 
 /**
  * Rate-limit counts shared by every process of the deployment (REDIS_URL). Every metered request
- * takes from a window, so the scripts are defined once on the connection (ioredis sends EVALSHA
+ * takes from a window, so the scripts are commands of the connection (ioredis sends EVALSHA
  * and falls back to EVAL after a NOSCRIPT) rather than sent whole with EVAL each time, and a call's
  * member is this process's random tag and a counter rather than new random bytes each time.
  */
+/**
+ * Defines the scripts as commands of a connection. Called when the connection is made, before any
+ * command: ioredis's auto-pipelining copies a connection's commands into each pipeline it opens,
+ * so a command defined later is missing from a pipeline already open (one waiting for the running
+ * one's replies) and a call queued into it fails ("pipeline[functionName] is not a function").
+ */
+export function defineRateLimitCommands(connection: Redis): void {
+  connection.defineCommand('rateLimitTake', { lua: TAKE_SCRIPT });
+  connection.defineCommand('rateLimitAdd', { numberOfKeys: 1, lua: ADD_SCRIPT });
+}
+
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly scripts: RateLimitCommands;
   private readonly tag = randomBytes(6).toString('hex');
@@ -72,10 +84,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   });
 
   constructor(private readonly redis: SharedRedis) {
-    const commands = redis.commands as unknown as Partial<RateLimitCommands>;
-    if (!commands.rateLimitTake) redis.commands.defineCommand('rateLimitTake', { lua: TAKE_SCRIPT });
-    if (!commands.rateLimitAdd)
-      redis.commands.defineCommand('rateLimitAdd', { numberOfKeys: 1, lua: ADD_SCRIPT });
+    // SharedRedis defined them on its connection (defineRateLimitCommands).
     this.scripts = redis.commands as unknown as RateLimitCommands;
   }
 

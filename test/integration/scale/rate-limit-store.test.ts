@@ -83,3 +83,25 @@ describe.each(['memory', 'redis'])('%s rate-limit store', (kind) => {
     expect((await second.peek('nobody', now)).count).toBe(0);
   });
 });
+
+describe('the Redis rate-limit store on a busy connection', () => {
+  // ioredis's auto-pipelining opens a pipeline behind one still waiting for its replies, and a
+  // pipeline carries the commands its connection had when it was opened: the store's scripts must
+  // be there from the start (CI once saw a 500 "pipeline[functionName] is not a function").
+  it('counts from its first call, made while a pipeline waits behind a running one', async () => {
+    const redis = new SharedRedis(REDIS_URL, `test-rl-${randomBytes(6).toString('hex')}:`);
+    try {
+      await redis.commands.ping();
+      const running = redis.commands.get(redis.key('running'));
+      await new Promise((resolve) => process.nextTick(resolve));
+      const waiting = redis.commands.get(redis.key('waiting'));
+      const store = new RedisRateLimitStore(redis);
+      const now = Date.now();
+      await expect(store.add('first-call', 60_000, now)).resolves.toMatchObject({ count: 1 });
+      await expect(store.take('first-take', 1, 60_000, now)).resolves.toBeNull();
+      await Promise.all([running, waiting]);
+    } finally {
+      await redis.close();
+    }
+  });
+});
