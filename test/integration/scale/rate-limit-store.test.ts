@@ -95,7 +95,7 @@ describe('the Redis rate-limit store on a busy connection', () => {
       const running = redis.commands.get(redis.key('running'));
       await new Promise((resolve) => process.nextTick(resolve));
       const waiting = redis.commands.get(redis.key('waiting'));
-      const store = new RedisRateLimitStore(redis);
+      const store: RateLimitStore = new RedisRateLimitStore(redis);
       const now = Date.now();
       await expect(store.add('first-call', 60_000, now)).resolves.toMatchObject({ count: 1 });
       await expect(store.take('first-take', 1, 60_000, now)).resolves.toBeNull();
