@@ -3,7 +3,7 @@ import { TOPICS } from '../platform/event-bus';
 import { toChangeConnection, toTechnologyChange } from '../schema/change.mapper';
 import { TechnologyChange, TechnologyChangeConnection } from '../schema/change.type';
 import { inputTypeOf } from '../schema/zod-graphql';
-import { ChangeFilterSchema, ChangesRequest } from '../services/changes/changes.contract';
+import { CHANGE_KINDS, ChangeFilterSchema, ChangesRequest } from '../services/changes/changes.contract';
 import type { ResolvedChangeFilter } from '../services/changes/change-feed.service';
 import { parseRequest } from '../services/platform/request-schema';
 import type { RecordedChange } from '../services/site-index/timeline-writer';
@@ -89,7 +89,13 @@ export class ChangeResolver {
       context: GraphQLContext;
     }) => {
       const { changes, monitors } = context.services;
-      const filter = changes.resolve(parseRequest(ChangeFilterSchema, args.filter ?? {}));
+      const parsed = parseRequest(ChangeFilterSchema, args.filter ?? {});
+      const byMonitor = args.monitorId !== null && args.monitorId !== undefined;
+      // With a monitor and no kinds of its own, the filter leaves the kinds to the monitor (whose
+      // kinds may name vulnerability).
+      const filter = changes.resolve(
+        byMonitor && !parsed.kinds?.length ? { ...parsed, kinds: [...CHANGE_KINDS] } : parsed,
+      );
       // A monitor of the caller's (another account's is not found); null: it matches nothing now.
       let monitor: ResolvedChangeFilter | null | undefined;
       if (args.monitorId !== null && args.monitorId !== undefined)

@@ -20,6 +20,15 @@ export function toTechnologyChange(change: ChangeSource): TechnologyChange {
     toVersion: change.toVersion || null,
     at: Math.floor(change.at / 1000),
     fingerprintsVersion: change.fingerprintsVersion || null,
+    vulnerability: change.vulnerability
+      ? {
+          id: change.vulnerability.id,
+          aliases: change.vulnerability.aliases,
+          severity: change.vulnerability.severity ?? null,
+          score: change.vulnerability.score ?? null,
+          match: change.vulnerability.match,
+        }
+      : null,
   });
 }
 

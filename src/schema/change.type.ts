@@ -1,5 +1,5 @@
 import type { SiteEntity } from '../storage/entities';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A technology added to, removed from, or changing version on a site.' })
 export class TechnologyChange {
@@ -17,7 +17,7 @@ export class TechnologyChange {
   @Field({ description: 'Technology name' })
   name: string;
 
-  @Field({ description: 'added, removed, or version' })
+  @Field({ description: 'added, removed, or version; vulnerability (an extension, only when asked for)' })
   kind: string;
 
   @Field(() => String, { nullable: true, description: 'The version before (when known)' })
@@ -34,6 +34,30 @@ export class TechnologyChange {
     description: 'The fingerprint version of that analysis (null for changes backfilled from older history)',
   })
   fingerprintsVersion: string | null;
+
+  @Field(() => ChangeVulnerability, {
+    nullable: true,
+    description: 'vulnerability changes: what affects the technology (null for the other kinds)',
+  })
+  vulnerability: ChangeVulnerability | null;
+}
+
+@ObjectType({ description: 'The vulnerability of a vulnerability change.' })
+export class ChangeVulnerability {
+  @Field({ description: 'The vulnerability record id (CVE-…, GHSA-…)' })
+  id: string;
+
+  @Field(() => [String], { description: 'Its other ids' })
+  aliases: string[];
+
+  @Field(() => String, { nullable: true, description: 'CVSS severity' })
+  severity: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'CVSS base score' })
+  score: number | null;
+
+  @Field({ description: 'certain: the detected version is affected; possible: no version was detected' })
+  match: string;
 }
 
 @ObjectType({ description: 'A change and its cursor.' })

@@ -175,6 +175,18 @@ export class LeadListType {
 
   @Field(() => String, { nullable: true, description: 'Why the list is Failed' })
   error: string | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Extension: the vulnerability ids the list filters by (null: no such filter)',
+  })
+  vulnerabilities?: string[];
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Extension, with vulnerabilities: whether possibly affected sites (no version) are included',
+  })
+  possiblyAffected?: boolean;
 }
 
 @ObjectType('ListCreated')

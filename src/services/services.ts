@@ -59,6 +59,7 @@ import { SiteImportService } from './site-index/site-import.service';
 import { buildSubdomainService, SubdomainService } from './subdomains/subdomain.service';
 import { ChangeFeedService } from './changes/change-feed.service';
 import { MonitorService } from './monitors/monitor.service';
+import { VulnerabilityChangeRecorder } from './monitors/vulnerability-change-recorder';
 import { SiteGraphService } from './site-graph/site-graph.service';
 import { GeoIpLookup, openGeoIpDatabase } from '../geoip/geoip-database';
 import { ServiceMetrics } from '../platform/service-metrics';
@@ -331,9 +332,23 @@ export async function buildServices(
   const verification = new EmailVerificationService(emailVerifier, metering);
   const catalogue = new CatalogueService(db, engines, config.CATALOGUE_CACHE_SECONDS);
   const siteImport = new SiteImportService(db, queue);
-  const lists = new LeadListService(db, queue, callbacks, credits, events, engines, config, plans);
   const vulnerabilities = new VulnerabilityService(db);
   const exposure = new ExposureService(vulnerabilities.repository, storedSites, metering, engines);
+  const lists = new LeadListService(db, queue, callbacks, credits, events, engines, config, plans, exposure);
+  // Monitors' vulnerability changes: after each batch an import writes, the watched sites it makes
+  // affected get a change, called back and published like an analysis's.
+  const vulnerabilityChanges = new VulnerabilityChangeRecorder(
+    db,
+    exposure,
+    engines,
+    (m, recorded) => monitors.deliverWithin(m, recorded),
+    (recorded) => {
+      for (const change of recorded) events.publish(TOPICS.technologyChanged, change);
+    },
+  );
+  vulnerabilities.onRecordsWritten(async (ids) => {
+    await vulnerabilityChanges.recordFor(ids);
+  });
   const sbom = new SbomService(
     storedSites,
     siteIndex,

@@ -62,6 +62,18 @@ export interface ListFilter {
   baseListId: string | null;
   subset: number | null;
   subsetSlice: number;
+  /** A `vulnerabilities` filter (null: none). */
+  affected?: AffectedVersions | null;
+}
+
+/**
+ * What a `vulnerabilities` filter keeps: the technologies its records name, and the (technology,
+ * version) pairs of the index they affect. Only sites running one of the pairs (live) are kept, and
+ * a row of one of the named technologies must be one of the pairs itself.
+ */
+export interface AffectedVersions {
+  slugs: readonly string[];
+  pairs: readonly { slug: string; version: string }[];
 }
 
 /** Sites of a list sharing one combination of field-set bits. */
@@ -240,6 +252,44 @@ export class LeadListCalculatorRepository {
     return { text, params };
   }
 
+  /**
+   * The `vulnerabilities` filter: the row's technology, when the vulnerabilities name it, runs an
+   * affected version on the site (live); and, when the list has other technologies, the site runs
+   * one of the affected pairs. Versions are matched exactly (the pairs come from the distinct
+   * versions of the index, checked in each scheme's rules), as the reverse query reads them.
+   */
+  private affectedTerms(affected: AffectedVersions, techs: readonly ListTechnologyFilter[]): SqlStatement[] {
+    const bySlug = new Map<string, string[]>();
+    for (const p of affected.pairs) bySlug.set(p.slug, [...(bySlug.get(p.slug) ?? []), p.version]);
+    if (bySlug.size === 0) return [{ text: '1 = 0', params: [] }];
+    const named = new Set([...affected.slugs, ...bySlug.keys()]);
+    const on = (alias: string): SqlStatement => {
+      const params: unknown[] = [];
+      const terms = [...bySlug].map(([slug, versions]) => {
+        params.push(slug, ...versions);
+        return `(${alias}.slug = ? AND ${alias}.version IN (${versions.map(() => '?').join(', ')}))`;
+      });
+      return { text: `${alias}.live = 1 AND (${terms.join(' OR ')})`, params };
+    };
+    const slugs = [...named];
+    const row = on('st');
+    const terms: SqlStatement[] = [
+      {
+        text: `(st.slug NOT IN (${slugs.map(() => '?').join(', ')}) OR (${row.text}))`,
+        params: [...slugs, ...row.params],
+      },
+    ];
+    // Rows of the affected technologies hold the site condition themselves.
+    if (techs.some((t) => !named.has(t.slug))) {
+      const site = on('v');
+      terms.push({
+        text: `EXISTS (SELECT 1 FROM site_technologies v WHERE v.site_id = st.site_id AND ${site.text})`,
+        params: site.params,
+      });
+    }
+    return terms;
+  }
+
   private insertFor(listId: string, techs: readonly ListTechnologyFilter[], r: ListFilter): SqlStatement {
     const from = dbDate(this.db, r.from);
     const to = dbDate(this.db, r.to);
@@ -263,6 +313,7 @@ export class LeadListCalculatorRepository {
         add({ text: `NOT EXISTS (SELECT 1 FROM site_technologies o WHERE ${on.text})`, params: on.params });
       }
     }
+    if (r.affected) for (const term of this.affectedTerms(r.affected, r.technologies)) add(term);
     // The terms so far read site_technologies only; without other filters (nor subset) no join.
     const technologyTerms = where.length;
     const list = (values: readonly unknown[]) => values.map(() => '?').join(', ');

@@ -14,6 +14,8 @@ export interface NewTechnologyChange {
   kind: TechnologyChangeKind;
   fromVersion: string;
   toVersion: string;
+  /** vulnerability changes: the vulnerability as JSON. */
+  vulnerability?: string | null;
 }
 
 /** A stored change with its site's host name. */
@@ -27,6 +29,8 @@ export interface TechnologyChangeRow {
   toVersion: string;
   fingerprintsVersion: string;
   at: Date;
+  /** vulnerability changes: the vulnerability as JSON; else null. */
+  vulnerability: string | null;
 }
 
 /** Which changes to read: every set given narrows the feed (empty: no condition). */
@@ -157,6 +161,7 @@ export class TechnologyTimelineRepository {
         'c.to_version AS toVersion',
         'c.fingerprints_version AS fingerprintsVersion',
         'c.at AS at',
+        'c.vulnerability AS vulnerability',
       ])
       .orderBy('c.id', 'ASC')
       .limit(query.take);
@@ -185,6 +190,8 @@ export class TechnologyTimelineRepository {
       toVersion: String(r.toVersion ?? r.toversion ?? ''),
       fingerprintsVersion: String(r.fingerprintsVersion ?? r.fingerprintsversion ?? ''),
       at: asDate(r.at),
+      vulnerability:
+        r.vulnerability === null || r.vulnerability === undefined ? null : String(r.vulnerability),
     }));
   }
 

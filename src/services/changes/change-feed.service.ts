@@ -9,12 +9,14 @@ import type { MeteringService } from '../platform/metering.service';
 import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import { siteKeyOf } from '../site-index/site-key';
 import type { RecordedChange } from '../site-index/timeline-writer';
-import type {
-  ChangeFilterInput,
-  ChangeKind,
-  ChangePageSource,
-  ChangesInput,
-  SiteFilter,
+import {
+  changeVulnerabilityOf,
+  DEFAULT_CHANGE_KINDS,
+  type ChangeFilterInput,
+  type ChangeKind,
+  type ChangePageSource,
+  type ChangesInput,
+  type SiteFilter,
 } from './changes.contract';
 
 /** 1 credit per 10 changes returned, rounded up over the request; an empty page is free. */
@@ -28,6 +30,7 @@ export interface ResolvedChangeFilter {
   hostnames: string[];
   /** null: any technology. */
   slugs: Set<string> | null;
+  /** Empty: DEFAULT_CHANGE_KINDS (`vulnerability` only when named). */
   kinds: ChangeKind[];
   since?: number;
   until?: number;
@@ -144,7 +147,7 @@ export class ChangeFeedService {
         return false;
     }
     if (filter.slugs && !filter.slugs.has(change.slug)) return false;
-    if (filter.kinds.length && !filter.kinds.includes(change.kind)) return false;
+    if (!kindsOf(filter).includes(change.kind)) return false;
     if (filter.since !== undefined && change.at < filter.since * 1000) return false;
     if (filter.until !== undefined && change.at >= filter.until * 1000) return false;
     return true;
@@ -155,7 +158,7 @@ export class ChangeFeedService {
       domains: filter.domains,
       hostnames: filter.hostnames,
       slugs: filter.slugs ? [...filter.slugs] : null,
-      kinds: filter.kinds,
+      kinds: kindsOf(filter),
       since: filter.since !== undefined ? new Date(filter.since * 1000) : undefined,
       until: filter.until !== undefined ? new Date(filter.until * 1000) : undefined,
       afterId: after !== undefined ? Number(after) : undefined,
@@ -178,6 +181,7 @@ export class ChangeFeedService {
         toVersion: r.toVersion,
         fingerprintsVersion: r.fingerprintsVersion,
         at: r.at.getTime(),
+        ...(r.vulnerability ? { vulnerability: changeVulnerabilityOf(r.vulnerability) } : {}),
       })),
       moreAfter: more ? String(page[page.length - 1].id) : null,
     };
@@ -220,6 +224,11 @@ export class ChangeFeedService {
       site,
     };
   }
+}
+
+/** The kinds a filter passes: those it names, else the default ones. */
+function kindsOf(filter: ResolvedChangeFilter): readonly ChangeKind[] {
+  return filter.kinds.length ? filter.kinds : DEFAULT_CHANGE_KINDS;
 }
 
 /** A site's technology rows and version sightings as timelines, in the order of the rows. */

@@ -3,8 +3,14 @@ import { ValidationError } from '../../errors';
 import { field } from '../platform/request-schema';
 import { siteKeyOf } from '../site-index/site-key';
 
-export const CHANGE_KINDS = ['added', 'removed', 'version'] as const;
+export const CHANGE_KINDS = ['added', 'removed', 'version', 'vulnerability'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
+/**
+ * The kinds a filter without `kinds` covers: what analyses record. `vulnerability` (an extension,
+ * recorded for monitored sites when imported data makes them affected) only when named, so
+ * readers that know the first three kinds never meet it.
+ */
+export const DEFAULT_CHANGE_KINDS: readonly ChangeKind[] = ['added', 'removed', 'version'];
 
 export const CHANGES_LIMIT_DEFAULT = 100;
 export const CHANGES_LIMIT_MAX = 1000;
@@ -53,11 +59,16 @@ export const ChangeFilterFields = {
     },
   ),
   kinds: field.uniqueList(
-    field.item(10, {
-      pattern: /^(added|removed|version)$/,
-      patternText: 'must be added, removed or version',
+    field.item(16, {
+      pattern: /^(added|removed|version|vulnerability)$/,
+      patternText: 'must be added, removed, version or vulnerability',
     }),
-    { max: 3, description: 'Kinds of change: added, removed, version (default: all)' },
+    {
+      max: 4,
+      description:
+        'Kinds of change: added, removed, version (the default: these three), and vulnerability (an extension: ' +
+        'only when named)',
+    },
   ),
   since: field.integer({
     min: 0,
@@ -100,7 +111,12 @@ export const ChangeShape = z.strictObject({
     .describe('The site (its index key: host without www., with a port when not the default)'),
   technology: z.string().describe('Technology slug'),
   name: z.string().describe('Technology name'),
-  kind: z.enum(CHANGE_KINDS).describe('added, removed, or version (the version changed)'),
+  kind: z
+    .enum(CHANGE_KINDS)
+    .describe(
+      'added, removed, or version (the version changed); vulnerability (an extension, only when asked for): ' +
+        'imported data makes the version on the site affected',
+    ),
   fromVersion: z.string().optional().describe('The version before (removed and version changes, when known)'),
   toVersion: z.string().optional().describe('The version after (added and version changes, when known)'),
   at: z.number().int().describe('UNIX seconds of the analysis that saw the change'),
@@ -108,6 +124,18 @@ export const ChangeShape = z.strictObject({
     .string()
     .optional()
     .describe('The fingerprint version of that analysis (absent for changes backfilled from older history)'),
+  vulnerability: z
+    .strictObject({
+      id: z.string().describe('The vulnerability record id (CVE-…, GHSA-…)'),
+      aliases: z.array(z.string()).describe('Its other ids'),
+      severity: z.string().optional().describe('CVSS severity, when the record gives it'),
+      score: z.number().optional().describe('CVSS base score, when the record gives it'),
+      match: z
+        .enum(['certain', 'possible'])
+        .describe('certain: the detected version (toVersion) is affected; possible: no version was detected'),
+    })
+    .optional()
+    .describe('vulnerability changes only: what affects the technology'),
 });
 
 /** GET /v2/changes/: one page of the change log, oldest first. */
@@ -131,6 +159,28 @@ export interface ChangeSource {
   fingerprintsVersion: string;
   /** UNIX milliseconds. */
   at: number;
+  /** vulnerability changes: what affects the technology. */
+  vulnerability?: ChangeVulnerability;
+}
+
+/** The vulnerability of a `vulnerability` change. */
+export interface ChangeVulnerability {
+  id: string;
+  aliases: string[];
+  severity?: string;
+  score?: number;
+  match: 'certain' | 'possible';
+}
+
+/** The stored JSON of a change's vulnerability (null, or not one: none). */
+export function changeVulnerabilityOf(json: string | null | undefined): ChangeVulnerability | undefined {
+  if (!json) return undefined;
+  try {
+    const value = JSON.parse(json) as ChangeVulnerability;
+    return typeof value?.id === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface ChangePageSource {

@@ -1,6 +1,7 @@
 import { Database } from '../../storage/database';
 import {
   LeadListCalculatorRepository,
+  type AffectedVersions,
   type ListFilter,
   type MaskCount,
 } from '../../storage/lead-list-calculator.repository';
@@ -33,7 +34,11 @@ function monthsAgo(now: Date, months: number): Date {
  * A list's request in the terms of the index's columns: version filters as version-key ranges
  * (version-key.ts), the age window as times, `not …` keywords apart, required sets as a mask.
  */
-export function listFilterOf(request: ListRequest, now: Date): ListFilter {
+export function listFilterOf(
+  request: ListRequest,
+  now: Date,
+  affected: AffectedVersions | null = null,
+): ListFilter {
   return {
     technologies: request.technologies.map((tech) => ({
       slug: tech.slug,
@@ -61,6 +66,7 @@ export function listFilterOf(request: ListRequest, now: Date): ListFilter {
     baseListId: request.baseListId,
     subset: request.subset,
     subsetSlice: request.subsetSlice,
+    affected,
   };
 }
 
@@ -78,8 +84,14 @@ export class LeadListCalculator {
     this.statements = new LeadListCalculatorRepository(db);
   }
 
-  async calculate(listId: string, request: ListRequest, now: Date): Promise<ListCounts> {
-    const filter = listFilterOf(request, now);
+  /** `affected`: what a `vulnerabilities` filter keeps (null: no such filter). */
+  async calculate(
+    listId: string,
+    request: ListRequest,
+    now: Date,
+    affected: AffectedVersions | null = null,
+  ): Promise<ListCounts> {
+    const filter = listFilterOf(request, now, affected);
     await this.statements.clearSites(listId);
     const techs = request.matchTechnologies === 'not' ? filter.technologies.slice(0, 1) : filter.technologies;
     const merge = request.subdomains === 'merge';

@@ -13,6 +13,8 @@ export const MAX_CATEGORIES = 20;
 /** Technologies a category contributes: its most used ones in the index. */
 export const CATEGORY_TOP = 100;
 export const MAX_VALUES = 100;
+/** Vulnerability ids a list may name (each resolves to the affected versions in the index). */
+export const MAX_VULNERABILITIES = 20;
 export const MAX_SUBSET = 10_000_000;
 export const MATCH_TECHNOLOGIES = ['or', 'and', 'not'] as const;
 export const SUBDOMAIN_MODES = ['include', 'exclude', 'merge'] as const;
@@ -58,11 +60,28 @@ export interface ListRequest {
   /** excludeListId and, recursively, the lists it excluded (resolved at creation). */
   excludeListIds: string[];
   baseListId: string | null;
+  /** Imported vulnerability ids or aliases (an extension): only sites running an affected version. */
+  vulnerabilities?: string[];
+  /** With vulnerabilities: technologies found without a version count too (possibly affected). */
+  possiblyAffected?: boolean;
   sets: EnrichmentSet[];
   callbackUrl: string | null;
   format: ListFormat;
   /** Datasets' matchLanguageTld false: a site matches by its language or by its TLD (lists: both). */
   languageOrTld?: boolean;
+}
+
+/**
+ * What the lists' `vulnerabilities` filter reads from the imported vulnerability data (the reverse
+ * query's matching, ExposureService.affectedVersionsOf): for an id, the technologies its records
+ * name and the (technology, version) pairs of the index they affect; null when nothing is imported
+ * under the id.
+ */
+export interface AffectedVersionSource {
+  affectedVersionsOf(
+    id: string,
+    possible: boolean,
+  ): Promise<{ slugs: string[]; pairs: { slug: string; version: string }[] } | null>;
 }
 
 export const LIST_ID_PATTERN = /^lst_[a-z0-9]{1,36}$/;
@@ -115,6 +134,8 @@ export function toListRequest(input: ListCreateInput): ListRequest {
     excludeListId: input.excludeListId ?? null,
     excludeListIds: [],
     baseListId: input.baseListId ?? null,
+    vulnerabilities: input.vulnerabilities ?? [],
+    possiblyAffected: input.possiblyAffected,
     sets: setsOf(input.sets),
     callbackUrl: input.callbackUrl ?? null,
     format: input.format,

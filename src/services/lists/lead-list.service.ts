@@ -8,6 +8,7 @@ import type { Fingerprints } from '../../detection';
 import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import { LeadListEntity, LeadListSiteEntity, type ListStatus } from '../../storage/entities/lead-list.entity';
 import { LeadListRepository } from '../../storage/lead-list.repository';
+import type { AffectedVersions } from '../../storage/lead-list-calculator.repository';
 import { SiteIndexRepository } from '../../storage/site-index.repository';
 import { TOPICS, type EventBus } from '../../platform/event-bus';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../../errors';
@@ -25,6 +26,7 @@ import {
   CATEGORY_TOP,
   LIST_ID_PATTERN,
   toListRequest,
+  type AffectedVersionSource,
   type ListRequest,
   type ListTechnology,
 } from './lead-list-request';
@@ -91,6 +93,9 @@ export interface ListView
   baseListId: string | null;
   baseList: ListSummaryView | null;
   error: string | null;
+  /** Extension: only on lists made with a vulnerabilities filter. */
+  vulnerabilities?: string[];
+  possiblyAffected?: boolean;
 }
 
 /** What listReady subscribers and the callback receive. */
@@ -170,6 +175,7 @@ export class LeadListService {
     fingerprints: Fingerprints | EngineSource,
     private readonly config: Config,
     private readonly plans: PlanCatalog,
+    private readonly affectedVersions?: AffectedVersionSource,
   ) {
     this.fingerprintsNow = fingerprintsOf(fingerprints);
     this.calculator = new LeadListCalculator(db);
@@ -203,6 +209,7 @@ export class LeadListService {
         throw new ValidationError('technologies', `technologies[${i}].slug: unknown technology ${tech.slug}`);
     });
     request.technologies.push(...(await this.categoryTechnologies(request)));
+    request.technologies.push(...(await this.vulnerableTechnologies(request)));
     if (request.callbackUrl) await this.callbacks.validateUrl(request.callbackUrl, 'callbackUrl');
     if (request.baseListId) await this.usableList(accountId, request.baseListId, 'baseListId');
     if (request.excludeListId)
@@ -339,7 +346,12 @@ export class LeadListService {
         });
         if (alive < ids.length) throw new PermanentJobError(`The list named by ${field} was deleted`);
       }
-      const counts = await this.calculator.calculate(list.id, request, now);
+      const counts = await this.calculator.calculate(
+        list.id,
+        request,
+        now,
+        await this.affectedPairs(request),
+      );
       const status: ListStatus = counts.websites < this.config.LISTS_MIN_WEBSITES ? 'Insufficient' : 'Ready';
       // Ready needs the rows, the counts and the sample file; the full file is written by the
       // list.files job enqueued with the Ready status (see writeFullFile).
@@ -565,6 +577,56 @@ export class LeadListService {
     return out;
   }
 
+  /**
+   * `vulnerabilities`: each id must name imported records that name a technology the service
+   * detects (a 400 naming vulnerabilities[i] otherwise). Without technologies and categories, the
+   * list's technologies are those the records name (one file each).
+   */
+  private async vulnerableTechnologies(request: ListRequest): Promise<ListTechnology[]> {
+    const ids = request.vulnerabilities ?? [];
+    if (ids.length === 0) return [];
+    if (!this.affectedVersions)
+      throw new ValidationError('vulnerabilities', 'vulnerabilities: no vulnerability data on this service');
+    const named = new Set<string>();
+    for (const [i, id] of ids.entries()) {
+      const found = await this.affectedVersions.affectedVersionsOf(id, false);
+      if (!found)
+        throw new ValidationError(
+          `vulnerabilities[${i}]`,
+          `vulnerabilities[${i}]: no imported vulnerability is named ${id}`,
+        );
+      const known = found.slugs.filter((slug) => this.fingerprints.technologyBySlug(slug));
+      if (known.length === 0)
+        throw new ValidationError(
+          `vulnerabilities[${i}]`,
+          `vulnerabilities[${i}]: ${id} names no technology the service detects`,
+        );
+      for (const slug of known) named.add(slug);
+    }
+    if (request.technologies.length > 0) return [];
+    return [...named].sort().map((slug) => ({ slug, operator: '=', version: null, explicit: false }));
+  }
+
+  /**
+   * The technologies the list's vulnerabilities name and the (technology, version) pairs they
+   * affect in the index now, read when
+   * the list is calculated (the index and the imported data may have changed since it was
+   * created); null when the list names no vulnerability.
+   */
+  private async affectedPairs(request: ListRequest): Promise<AffectedVersions | null> {
+    const ids = request.vulnerabilities ?? [];
+    if (ids.length === 0) return null;
+    if (!this.affectedVersions) throw new PermanentJobError('No vulnerability data on this service');
+    const slugs = new Set<string>();
+    const pairs = new Map<string, { slug: string; version: string }>();
+    for (const id of ids) {
+      const found = await this.affectedVersions.affectedVersionsOf(id, Boolean(request.possiblyAffected));
+      for (const slug of found?.slugs ?? []) slugs.add(slug);
+      for (const pair of found?.pairs ?? []) pairs.set(`${pair.slug}\u0000${pair.version}`, pair);
+    }
+    return { slugs: [...slugs], pairs: [...pairs.values()] };
+  }
+
   private technologyViews(request: ListRequest): ListTechnologyView[] {
     return request.technologies.map((t) => {
       const known = this.fingerprints.technologyBySlug(t.slug);
@@ -618,6 +680,10 @@ export class LeadListService {
       excludeNoTraffic: r.excludeNoTraffic,
       excludeMultilingual: r.excludeMultilingual,
       excludeListId: r.excludeListId,
+      // Extension fields, shown only on the lists that use them (the published form stays as it was).
+      ...(r.vulnerabilities?.length
+        ? { vulnerabilities: r.vulnerabilities, possiblyAffected: Boolean(r.possiblyAffected) }
+        : {}),
       sets: r.sets,
       callbackUrl: r.callbackUrl,
       format: r.format,

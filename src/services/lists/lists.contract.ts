@@ -4,6 +4,7 @@ import { LIST_STATUSES } from '../../storage/entities/lead-list.entity';
 import { field } from '../platform/request-schema';
 import { project } from '../platform/published-shape';
 import { versionKeyRange } from '../site-index/version-key';
+import { VULNERABILITY_ID, VULNERABILITY_ID_TEXT } from '../vulns/exposure.contract';
 import {
   companySizeLabel,
   LIST_FORMATS,
@@ -13,6 +14,7 @@ import {
   MAX_SUBSET,
   MAX_TECHNOLOGIES,
   MAX_VALUES,
+  MAX_VULNERABILITIES,
   SUBDOMAIN_MODES,
   VERSION_OPERATORS,
 } from './lead-list-request';
@@ -122,6 +124,20 @@ export const ListCreateRequest = z
       matching(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be a category slug'),
       MAX_CATEGORIES,
     ),
+    vulnerabilities: field.uniqueList(
+      field.item(80, { pattern: VULNERABILITY_ID, patternText: VULNERABILITY_ID_TEXT }),
+      {
+        max: MAX_VULNERABILITIES,
+        description:
+          `Extension: up to ${MAX_VULNERABILITIES} imported vulnerability ids or aliases (CVE-…, GHSA-…); only sites ` +
+          'running a version they affect (without technologies or categories: the technologies they name)',
+      },
+    ),
+    possiblyAffected: field.flag({
+      default: false,
+      description:
+        'Extension, with vulnerabilities: also sites where the technology was found without a version (possibly affected)',
+    }),
     keywords: values(
       "Keywords (a-z0-9); prefix 'not ' to exclude",
       matching(/^(not )?[a-z0-9]{1,60}$/, "must be a-z0-9 letters, optionally after 'not '"),
@@ -216,8 +232,14 @@ export const ListCreateRequest = z
         });
       slugs.add(technology.slug);
     });
-    if ((list.technologies ?? []).length === 0 && (list.categories ?? []).length === 0)
-      issue('technologies', 'technologies or categories must name at least one technology');
+    if (
+      (list.technologies ?? []).length === 0 &&
+      (list.categories ?? []).length === 0 &&
+      (list.vulnerabilities ?? []).length === 0
+    )
+      issue('technologies', 'technologies, categories or vulnerabilities must name at least one technology');
+    if (list.possiblyAffected && (list.vulnerabilities ?? []).length === 0)
+      issue('possiblyAffected', '{name} needs vulnerabilities');
     if (list.minAge >= list.maxAge) issue('minAge', '{name} must be lower than maxAge');
     if (list.excludeListId && list.excludeListId === list.baseListId)
       issue('excludeListId', '{name} and baseListId must differ');
@@ -289,6 +311,8 @@ export const ListShape = z.object({
   excludeNoTraffic: z.boolean().optional(),
   excludeMultilingual: z.boolean().optional(),
   excludeListId: z.string().nullable().optional(),
+  vulnerabilities: Strings.optional(),
+  possiblyAffected: z.boolean().optional(),
   sets: Strings.optional(),
   callbackUrl: z.string().nullable().optional(),
   format: z.string().optional(),

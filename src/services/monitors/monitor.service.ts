@@ -238,5 +238,6 @@ function changeJson(change: RecordedChange) {
     ...(change.toVersion ? { toVersion: change.toVersion } : {}),
     at: Math.floor(change.at / 1000),
     ...(change.fingerprintsVersion ? { fingerprintsVersion: change.fingerprintsVersion } : {}),
+    ...(change.vulnerability ? { vulnerability: change.vulnerability } : {}),
   };
 }

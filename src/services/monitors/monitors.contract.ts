@@ -39,6 +39,14 @@ export const CreateMonitorRequest = z
         path: ['domains'],
         message: '{name}, technologies or categories: name at least one site, technology or category',
       });
+    // A vulnerability change is about a site the monitor names: over the whole index it would be
+    // every affected site (the reverse query and lists answer that).
+    if (monitor.kinds?.includes('vulnerability') && !monitor.domains?.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['kinds'],
+        message: '{name}: vulnerability changes are called back for the sites a monitor names: give domains',
+      });
   });
 export type CreateMonitorInput = z.output<typeof CreateMonitorRequest>;
 
@@ -54,7 +62,11 @@ export const MonitorShape = z.strictObject({
     .describe('The watched sites (index keys: host without www., with a port when given)'),
   technologies: z.array(z.string()).describe('Technology slugs whose changes are called back'),
   categories: z.array(z.string()).describe('Category slugs: changes of any technology in them'),
-  kinds: z.array(z.enum(CHANGE_KINDS)).describe('Kinds of change called back (empty: every kind)'),
+  kinds: z
+    .array(z.enum(CHANGE_KINDS))
+    .describe(
+      'Kinds of change called back (empty: added, removed and version; vulnerability only when named)',
+    ),
   callbackUrl: z.string().describe('Where the batches are sent'),
   recrawlDays: z.number().int().describe('The watched sites are re-analysed at least this often (days)'),
   createdAt: z.number().int().describe('UNIX seconds'),

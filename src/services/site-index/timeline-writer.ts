@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Database } from '../../storage/database';
 import type { SiteEntity, SiteTechnologyEntity, TechnologyChangeKind } from '../../storage/entities';
 import { TechnologyTimelineRepository } from '../../storage/technology-timeline.repository';
+import type { ChangeVulnerability } from '../changes/changes.contract';
 import type { SiteObservation } from './site-index.service';
 import { planTimeline, type TimelinePlan } from './technology-timeline';
 
@@ -10,7 +11,7 @@ export interface TimelineStep extends TimelinePlan {
   prior: SiteTechnologyEntity[];
 }
 
-/** A change as it was committed, for the subscription (and later, monitors). */
+/** A change as it was committed, for the subscription and monitors. */
 export interface RecordedChange {
   id: number;
   hostname: string;
@@ -24,6 +25,8 @@ export interface RecordedChange {
   fingerprintsVersion: string;
   /** UNIX milliseconds. */
   at: number;
+  /** vulnerability changes (recorded by an import, not an analysis): what affects the technology. */
+  vulnerability?: ChangeVulnerability;
 }
 
 /**

@@ -7,7 +7,7 @@ export const EXPOSED_SITES_LIMIT_DEFAULT = 100;
 export const EXPOSED_SITES_LIMIT_MAX = 1000;
 
 /** A vulnerability id as NVD and OSV write them (CVE-2020-11022, GHSA-gxr4-xjj5-5px2, PYSEC-…). */
-const VULNERABILITY_ID = /^[A-Za-z][A-Za-z0-9]{1,15}-[A-Za-z0-9._:-]{1,60}$/;
+export const VULNERABILITY_ID = /^[A-Za-z][A-Za-z0-9]{1,15}-[A-Za-z0-9._:-]{1,60}$/;
 
 /** GET /v2/exposure/ (GraphQL exposure). */
 export const ExposureRequest = z.object({
@@ -15,12 +15,15 @@ export const ExposureRequest = z.object({
 });
 export type ExposureInput = z.output<typeof ExposureRequest>;
 
+export const VULNERABILITY_ID_TEXT =
+  'must be a vulnerability id such as CVE-2020-11022 or GHSA-gxr4-xjj5-5px2';
+
 const vulnerabilityIdField = (description: string) =>
   field.text({
     maxLength: 80,
     required: true,
     pattern: VULNERABILITY_ID,
-    patternText: 'must be a vulnerability id such as CVE-2020-11022 or GHSA-gxr4-xjj5-5px2',
+    patternText: VULNERABILITY_ID_TEXT,
     description,
   });
 

@@ -7,7 +7,7 @@ import type { Caller } from '../platform/caller';
 import type { MeteringService } from '../platform/metering.service';
 import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import type { StoredSiteReader } from '../lookup/stored-site-reader';
-import { fixedVersionsOf, isAffected, matchVersion, type AffectedSpec } from './affected-ranges';
+import { fixedVersionsOf, matchVersion, type AffectedSpec, type MatchCertainty } from './affected-ranges';
 import type {
   ExposedSitesPage,
   ExposureItem,
@@ -15,7 +15,6 @@ import type {
   Vulnerability,
 } from './exposure.contract';
 import { productKeysFor, technologiesForProduct } from './technology-products';
-import { isComparable } from './version-compare';
 
 /** The reverse query's filters and page. */
 export interface ExposedSitesQuery {
@@ -181,27 +180,78 @@ export class ExposureService {
       main,
       records.flatMap((r) => [r.id, ...r.aliases]),
     );
-    return { vulnerability, pairs: () => this.affectedPairs(records) };
+    return { vulnerability, pairs: () => this.affectedPairs(this.specsBySlug(records)) };
   }
 
   /**
-   * The (technology, version) pairs of the index inside the records' ranges: per technology the
-   * record's products stand for, the versions present in the index, each checked in the scheme.
+   * What the records an id names affect in the index: the technologies their products stand for,
+   * and the (technology, version) pairs of the index inside their ranges (with `possible`, also the
+   * versions without a number to compare: technologies found without a version). Null when nothing
+   * is imported under the id. The lead lists' `vulnerabilities` filter reads it.
    */
-  private async affectedPairs(
+  async affectedVersionsOf(
+    id: string,
+    possible: boolean,
+  ): Promise<{ slugs: string[]; pairs: AffectedPair[] } | null> {
+    const records = await this.repository.named(id);
+    if (records.length === 0) return null;
+    const specsBySlug = this.specsBySlug(records);
+    return { slugs: [...specsBySlug.keys()], pairs: await this.affectedPairs(specsBySlug, possible) };
+  }
+
+  /**
+   * One stored record (by its own id) for checking versions one at a time: its published form
+   * (with the aliases of the records naming it), the technologies it names, and how a version of
+   * one of them matches (certain, possible, or null: not affected). Null when no record has the id.
+   * Monitors' vulnerability changes read it.
+   */
+  async recordMatcher(id: string): Promise<RecordMatcher | null> {
+    const records = await this.repository.named(id);
+    const own = records.find((r) => r.id === id);
+    if (!own) return null;
+    const specsBySlug = this.specsBySlug([own]);
+    return {
+      vulnerability: vulnerabilityOf(
+        own,
+        records.flatMap((r) => [r.id, ...r.aliases]),
+      ),
+      slugs: [...specsBySlug.keys()],
+      match: (slug, version) => {
+        const results = (specsBySlug.get(slug) ?? []).map((spec) => matchVersion(spec, version));
+        return results.includes('certain') ? 'certain' : results.includes('possible') ? 'possible' : null;
+      },
+    };
+  }
+
+  /** Per technology the records' products stand for, the records' affected specs. */
+  private specsBySlug(
     records: { products: { product: string; spec: string }[] }[],
-  ): Promise<AffectedPair[]> {
+  ): Map<string, AffectedSpec[]> {
     const fingerprints = this.fingerprints();
     const specsBySlug = new Map<string, AffectedSpec[]>();
     for (const record of records)
       for (const p of record.products)
         for (const slug of technologiesForProduct(p.product, fingerprints))
           specsBySlug.set(slug, [...(specsBySlug.get(slug) ?? []), JSON.parse(p.spec) as AffectedSpec]);
+    return specsBySlug;
+  }
+
+  /**
+   * The (technology, version) pairs of the index inside the records' ranges: per technology, the
+   * versions present in the index, each checked in the scheme (certain; with `possible` also the
+   * versions without a number, which every record of the product possibly affects).
+   */
+  private async affectedPairs(
+    specsBySlug: Map<string, AffectedSpec[]>,
+    possible = false,
+  ): Promise<AffectedPair[]> {
     const pairs: AffectedPair[] = [];
     for (const [slug, specs] of specsBySlug)
-      for (const version of await this.repository.versionsOf(slug))
-        if (isComparable(version) && specs.some((spec) => isAffected(spec, version)))
+      for (const version of await this.repository.versionsOf(slug)) {
+        const matches = specs.map((spec) => matchVersion(spec, version));
+        if (matches.includes('certain') || (possible && matches.includes('possible')))
           pairs.push({ slug, version });
+      }
     return pairs;
   }
 
@@ -262,6 +312,13 @@ export class ExposureService {
       sites.length === query.first ? rows.some((r) => r.siteId > ids[ids.length - 1]) : cut !== Infinity;
     return more && ids.length > 0 ? { sites, moreAfter: String(ids[ids.length - 1]) } : { sites };
   }
+}
+
+/** A record, ready to check versions against (ExposureService.recordMatcher). */
+export interface RecordMatcher {
+  vulnerability: Vulnerability;
+  slugs: string[];
+  match(slug: string, version: string): MatchCertainty | null;
 }
 
 /** A technology and a version of it that the index holds and a record affects. */

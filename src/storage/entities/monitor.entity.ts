@@ -24,7 +24,7 @@ export class MonitorEntity {
   categories: string;
 
   /** JSON list of change kinds ([]: every kind). */
-  @Column({ type: 'varchar', length: 40 })
+  @Column({ type: 'varchar', length: 80 })
   kinds: string;
 
   /** Whether it names sites (monitor_domains rows); one without watches every site of the index. */

@@ -1,8 +1,11 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { TimeColumn } from './column-types';
 
-/** What a change did to a technology on a site. */
-export type TechnologyChangeKind = 'added' | 'removed' | 'version';
+/**
+ * What a change did to a technology on a site; `vulnerability`: newly imported data makes the
+ * technology's detected version on the site affected.
+ */
+export type TechnologyChangeKind = 'added' | 'removed' | 'version' | 'vulnerability';
 
 /**
  * The change log: one row per technology added to, removed from, or changing version on a site,
@@ -25,7 +28,7 @@ export class TechnologyChangeEntity {
   @Column({ type: 'varchar', length: 120 })
   slug: string;
 
-  @Column({ type: 'varchar', length: 10 })
+  @Column({ type: 'varchar', length: 16 })
   kind: TechnologyChangeKind;
 
   /** The version before the change ('' when none was known). */
@@ -42,4 +45,8 @@ export class TechnologyChangeEntity {
 
   @TimeColumn()
   at: Date;
+
+  /** A `vulnerability` change's vulnerability as JSON (id, aliases, severity, score, match); else null. */
+  @Column({ type: 'text', nullable: true })
+  vulnerability: string | null;
 }

@@ -5,15 +5,13 @@ import { gzipSync } from 'node:zlib';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { ZipFile } from 'yazl';
 import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
-import { ChangingSite, GENEROUS_FETCHES, startChangingSite, wordpressHome } from '../changes/changing-site';
+import { ChangingSite, GENEROUS_FETCHES } from '../changes/changing-site';
+import { NVD_FIXTURE, OSV_FIXTURE, startExposureSites } from './exposure-sites';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
 import { startTestService, TestService } from '../../helpers/test-service';
 
-const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'vulns');
-const NVD = join(FIXTURES, 'nvdcve-2.0-small.json');
-const OSV = join(FIXTURES, 'osv');
-
-const script = (file: string) => `<script src="/js/${file}"></script>`;
+const NVD = NVD_FIXTURE;
+const OSV = OSV_FIXTURE;
 
 /**
  * Vulnerability import and exposure on SQLite and (with TEST_DATABASE_URL) MariaDB: real NVD 2.0
@@ -43,15 +41,7 @@ describe('vulnerability import and exposure', () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'vulns-'));
-    // a: WordPress 6.4.2 with jQuery 3.4.1; b: WordPress 6.5.0 with lodash (no version); c: jQuery 3.7.1.
-    a = await startChangingSite({ '/': wordpressHome('6.4.2', script('jquery-3.4.1.min.js')) });
-    b = await startChangingSite({ '/': wordpressHome('6.5.0', script('lodash.min.js')) }, '127.0.0.2');
-    c = await startChangingSite(
-      {
-        '/': `<!doctype html><html><head><title>C</title>${script('jquery-3.7.1.min.js')}</head><body>c</body></html>`,
-      },
-      '127.0.0.3',
-    );
+    ({ a, b, c } = await startExposureSites());
     service = await startTestService({ ...FAST_SETTINGS, ...GENEROUS_FETCHES, LOG_LEVEL: 'error' });
     ({ apiKey, accountId } = await service.createAccount({ plan: 'large', credits: 1000 }));
     contract = await fetchOpenApiDocument(service.url);

@@ -50,6 +50,7 @@ describe('the lists request schema (ListCreateRequest)', () => {
       subdomains: 'include',
       excludeNoTraffic: false,
       excludeMultilingual: false,
+      possiblyAffected: false,
       format: 'csv',
     });
   });
@@ -138,7 +139,7 @@ describe('the lists request schema (ListCreateRequest)', () => {
 
   it('refuses the conflicting options, naming the field', () => {
     expect(refusal({}).message).toBe(
-      'technologies: technologies or categories must name at least one technology',
+      'technologies: technologies, categories or vulnerabilities must name at least one technology',
     );
     expect(refusal({ technologies: [], categories: [] }).field).toBe('technologies');
     const ages = refusal({ ...WP, minAge: 3, maxAge: 3 });
