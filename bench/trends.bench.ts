@@ -20,7 +20,8 @@
  *
  *   npm run bench:trends  (TRENDS_BENCH_SITES=1000000, TRENDS_BENCH_REQUESTS=500,
  *     TRENDS_BENCH_DATABASES=sqlite,mariadb, TRENDS_BENCH_MARIADB_URL=mysql://root@127.0.0.1:3306/,
- *     TRENDS_BENCH_RECORD_SITES=200, TRENDS_BENCH_RECORD_ROUNDS=6)
+ *     TRENDS_BENCH_RECORD_SITES=200, TRENDS_BENCH_RECORD_ROUNDS=6, TRENDS_BENCH_KEEP=1 to keep the
+ *     read benchmark's index and aggregates and reuse them next time)
  */
 import './crawl/quiet-logs';
 import { mkdtempSync, rmSync } from 'node:fs';
