@@ -8,10 +8,13 @@
  */
 import type { Database } from '../src/storage/database';
 import type { Fingerprints } from '../src/detection';
+import { bulkLoad, type BulkQuery } from './mariadb-bulk-load';
 
 export const SLUGS = 500;
 const BUCKETS = 10_000;
 const SLOTS = 8;
+/** Sites per statement of the MariaDB load. */
+const MARIADB_CHUNK = 50_000;
 
 export interface SyntheticIndex {
   /** The slugs by popularity, most common first. */
@@ -20,12 +23,10 @@ export interface SyntheticIndex {
   category: { slug: string; members: string[] };
 }
 
-export async function buildSyntheticIndex(
-  db: Database,
+/** The slugs and the largest category of the synthetic index (the same for every build). */
+export function syntheticIndexPlan(
   fingerprints: Fingerprints,
-  sites: number,
-): Promise<SyntheticIndex> {
-  const mysql = db.dialect === 'mysql';
+): SyntheticIndex & { zipf: [number, string][] } {
   const category = fingerprints.categories
     .map((c) => ({ slug: c.slug, members: fingerprints.technologiesInCategory(c.slug).map((t) => t.slug) }))
     .filter((c) => c.members.length >= 100)
@@ -44,65 +45,37 @@ export async function buildSyntheticIndex(
     for (let c = 0; c < count && zipf.length < BUCKETS; c++) zipf.push([zipf.length, slug]);
   });
   while (zipf.length < BUCKETS) zipf.push([zipf.length, slugs[SLUGS - 1 - (zipf.length % 50)]]);
+  return { slugs, category, zipf };
+}
 
+export async function buildSyntheticIndex(
+  db: Database,
+  fingerprints: Fingerprints,
+  sites: number,
+): Promise<SyntheticIndex> {
+  const mysql = db.dialect === 'mysql';
+  const { slugs, category, zipf } = syntheticIndexPlan(fingerprints);
   const t = performance.now();
-  await db.query('CREATE TABLE bench_zipf (bucket INT PRIMARY KEY, slug VARCHAR(120))');
-  for (let i = 0; i < zipf.length; i += 500) {
-    const part = zipf.slice(i, i + 500);
-    await db.query(
-      `INSERT INTO bench_zipf (bucket, slug) VALUES ${part.map(() => '(?, ?)').join(',')}`,
-      part.flat(),
-    );
-  }
-  const digits = Array.from({ length: 10 }, (_, d) => `SELECT ${d} AS d`).join(' UNION ALL ');
-  const places = Math.ceil(Math.log10(sites));
-  const number = Array.from({ length: places }, (_, i) => `d${i}.d * ${10 ** i}`).join(' + ');
-  const from = Array.from({ length: places }, (_, i) => `(${digits}) d${i}`).join(', ');
-  const concat = (...parts: string[]) => (mysql ? `CONCAT(${parts.join(', ')})` : parts.join(' || '));
   const now = new Date();
   const stamp = mysql ? now : now.toISOString().replace('T', ' ').replace('Z', '');
   const old = mysql ? new Date(Date.UTC(2024, 0, 1)) : '2024-01-01 00:00:00.000';
-  await db.query(
-    `INSERT INTO sites (hostname, domain, tld, is_subdomain, language, languages, country, title, hits,
-       traffic_rank, rank_source, industry, company_size, language_count, sets_mask, enriched_at,
-       crawl_attempted_at, first_seen_at, last_analyzed_at)
-     SELECT ${concat("'s'", 'n', "CASE n % 4 WHEN 0 THEN '.com' WHEN 1 THEN '.de' WHEN 2 THEN '.net' ELSE '.io' END")},
-            ${concat("'s'", 'n', "CASE n % 4 WHEN 0 THEN '.com' WHEN 1 THEN '.de' WHEN 2 THEN '.net' ELSE '.io' END")},
-            CASE n % 4 WHEN 0 THEN '.com' WHEN 1 THEN '.de' WHEN 2 THEN '.net' ELSE '.io' END, 0,
-            CASE n % 5 WHEN 0 THEN 'de' WHEN 1 THEN 'fr' ELSE 'en' END, '[]',
-            CASE n % 10 WHEN 0 THEN 'DE' WHEN 1 THEN 'FR' WHEN 2 THEN 'GB' ELSE 'US' END, NULL, n % 1000,
-            CASE WHEN n % 10 < 7 THEN n + 1 ELSE NULL END, CASE WHEN n % 10 < 7 THEN 'import' ELSE NULL END,
-            NULL, NULL, CASE WHEN n % 13 = 0 THEN 2 ELSE 1 END, n % 4096, ?, ?, ?, ?
-       FROM (SELECT ${number} AS n FROM ${from}) g WHERE n < ?`,
-    [stamp, stamp, old, stamp, sites],
-  );
-  await db.query(
-    `INSERT INTO site_languages (language, site_id)
-     SELECT CASE id % 5 WHEN 0 THEN 'de' WHEN 1 THEN 'fr' ELSE 'en' END, id FROM sites`,
-  );
-  const ignore = mysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-  for (let j = 0; j < SLOTS; j++) {
-    const [prime, offset] = [
-      [7919, 13],
-      [104729, 71],
-      [1299709, 5],
-      [15485863, 977],
-      [32452843, 31],
-      [49979687, 7],
-      [67867967, 3],
-      [86028121, 1],
-    ][j];
-    await db.query(
-      `${ignore} INTO site_technologies (site_id, slug, name, version, version_key, versions, confidence,
-         root_path, first_seen_at, confirmed_at)
-       SELECT s.id, z.slug, z.slug,
-              CASE s.id % 4 WHEN 0 THEN '' WHEN 1 THEN '3.6.0' WHEN 2 THEN '4.9.1' ELSE '5.2' END,
-              CASE s.id % 4 WHEN 0 THEN '' WHEN 1 THEN '000003.000006.000000' WHEN 2 THEN '000004.000009.000001'
-                   ELSE '000005.000002' END,
-              '[]', 100, 1, ?, ?
-         FROM sites s JOIN bench_zipf z ON z.bucket = (s.id * ${prime} + ${offset}) % ${BUCKETS}`,
-      [old, stamp],
-    );
+  if (mysql) {
+    await bulkLoad(db, ['sites', 'site_technologies'], (q) => loadMariaDb(q, zipf, sites, stamp, old));
+  } else {
+    await createZipf((sql, params) => db.query(sql, params), zipf);
+    const digits = Array.from({ length: 10 }, (_, d) => `SELECT ${d} AS d`).join(' UNION ALL ');
+    const places = Math.ceil(Math.log10(sites));
+    const number = Array.from({ length: places }, (_, i) => `d${i}.d * ${10 ** i}`).join(' + ');
+    const from = Array.from({ length: places }, (_, i) => `(${digits}) d${i}`).join(', ');
+    await db.query(`${insertSites(false)} FROM (SELECT ${number} AS n FROM ${from}) g WHERE n < ?`, [
+      stamp,
+      stamp,
+      old,
+      stamp,
+      sites,
+    ]);
+    await db.query(INSERT_LANGUAGES);
+    for (let j = 0; j < SLOTS; j++) await db.query(insertTechnologies(false, j, ''), [old, stamp]);
   }
   const [{ n: techRows }] = (await db.query('SELECT COUNT(*) AS n FROM site_technologies')) as {
     n: number;
@@ -115,4 +88,80 @@ export async function buildSyntheticIndex(
   else await db.query('ANALYZE TABLE sites, site_technologies, site_languages');
 
   return { slugs, category };
+}
+
+/**
+ * MariaDB: the sites from the server's sequence engine, in id order, then the languages and the
+ * technology slots a range of sites at a time (all slots of a range together, so the unique index
+ * (site_id, slug) that drops duplicate slugs grows at its end instead of everywhere at once).
+ */
+async function loadMariaDb(
+  q: BulkQuery,
+  zipf: [number, string][],
+  sites: number,
+  stamp: Date | string,
+  old: Date | string,
+): Promise<void> {
+  await createZipf(q, zipf);
+  for (let from = 0; from < sites; from += MARIADB_CHUNK) {
+    const to = Math.min(sites, from + MARIADB_CHUNK) - 1;
+    await q(`${insertSites(true)} FROM seq_${from}_to_${to} g ORDER BY g.seq`, [stamp, stamp, old, stamp]);
+  }
+  const [{ top }] = (await q('SELECT MAX(id) AS top FROM sites')) as { top: number }[];
+  for (let from = 0; from < top; from += MARIADB_CHUNK) {
+    const range = `s.id > ${from} AND s.id <= ${from + MARIADB_CHUNK}`;
+    await q(`${INSERT_LANGUAGES} s WHERE ${range}`);
+    for (let j = 0; j < SLOTS; j++) await q(insertTechnologies(true, j, `WHERE ${range}`), [old, stamp]);
+  }
+}
+
+async function createZipf(q: BulkQuery, zipf: [number, string][]): Promise<void> {
+  await q('CREATE TABLE bench_zipf (bucket INT PRIMARY KEY, slug VARCHAR(120))');
+  for (let i = 0; i < zipf.length; i += 500) {
+    const part = zipf.slice(i, i + 500);
+    await q(
+      `INSERT INTO bench_zipf (bucket, slug) VALUES ${part.map(() => '(?, ?)').join(',')}`,
+      part.flat(),
+    );
+  }
+}
+
+/** The sites' insert, up to its row source: a relation `g` with the site number `n`. */
+function insertSites(mysql: boolean): string {
+  const n = mysql ? 'g.seq' : 'n';
+  const concat = (...parts: string[]) => (mysql ? `CONCAT(${parts.join(', ')})` : parts.join(' || '));
+  const tld = `CASE ${n} % 4 WHEN 0 THEN '.com' WHEN 1 THEN '.de' WHEN 2 THEN '.net' ELSE '.io' END`;
+  return `INSERT INTO sites (hostname, domain, tld, is_subdomain, language, languages, country, title, hits,
+       traffic_rank, rank_source, industry, company_size, language_count, sets_mask, enriched_at,
+       crawl_attempted_at, first_seen_at, last_analyzed_at)
+     SELECT ${concat("'s'", n, tld)}, ${concat("'s'", n, tld)}, ${tld}, 0,
+            CASE ${n} % 5 WHEN 0 THEN 'de' WHEN 1 THEN 'fr' ELSE 'en' END, '[]',
+            CASE ${n} % 10 WHEN 0 THEN 'DE' WHEN 1 THEN 'FR' WHEN 2 THEN 'GB' ELSE 'US' END, NULL, ${n} % 1000,
+            CASE WHEN ${n} % 10 < 7 THEN ${n} + 1 ELSE NULL END, CASE WHEN ${n} % 10 < 7 THEN 'import' ELSE NULL END,
+            NULL, NULL, CASE WHEN ${n} % 13 = 0 THEN 2 ELSE 1 END, ${n} % 4096, ?, ?, ?, ?`;
+}
+
+const INSERT_LANGUAGES = `INSERT INTO site_languages (language, site_id)
+     SELECT CASE id % 5 WHEN 0 THEN 'de' WHEN 1 THEN 'fr' ELSE 'en' END, id FROM sites`;
+
+/** Technology slot `j` of every site (`where`: of some), a slug drawn by a hash of the site's id. */
+function insertTechnologies(mysql: boolean, j: number, where: string): string {
+  const [prime, offset] = [
+    [7919, 13],
+    [104729, 71],
+    [1299709, 5],
+    [15485863, 977],
+    [32452843, 31],
+    [49979687, 7],
+    [67867967, 3],
+    [86028121, 1],
+  ][j];
+  return `${mysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE'} INTO site_technologies (site_id, slug, name, version,
+         version_key, versions, confidence, root_path, first_seen_at, confirmed_at)
+       SELECT s.id, z.slug, z.slug,
+              CASE s.id % 4 WHEN 0 THEN '' WHEN 1 THEN '3.6.0' WHEN 2 THEN '4.9.1' ELSE '5.2' END,
+              CASE s.id % 4 WHEN 0 THEN '' WHEN 1 THEN '000003.000006.000000' WHEN 2 THEN '000004.000009.000001'
+                   ELSE '000005.000002' END,
+              '[]', 100, 1, ?, ?
+         FROM sites s JOIN bench_zipf z ON z.bucket = (s.id * ${prime} + ${offset}) % ${BUCKETS} ${where}`;
 }

@@ -20,7 +20,8 @@
  *
  *   npm run bench:trends  (TRENDS_BENCH_SITES=1000000, TRENDS_BENCH_REQUESTS=500,
  *     TRENDS_BENCH_DATABASES=sqlite,mariadb, TRENDS_BENCH_MARIADB_URL=mysql://root@127.0.0.1:3306/,
- *     TRENDS_BENCH_RECORD_SITES=200, TRENDS_BENCH_RECORD_ROUNDS=6)
+ *     TRENDS_BENCH_RECORD_SITES=200, TRENDS_BENCH_RECORD_ROUNDS=6, TRENDS_BENCH_KEEP=1 to keep the
+ *     read benchmark's index and aggregates and reuse them next time)
  */
 import './crawl/quiet-logs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,8 +32,9 @@ import { loadConfig } from '../src/platform/config';
 import { buildServices } from '../src/services/services';
 import { SiteIndexService, type SiteObservation } from '../src/services/site-index/site-index.service';
 import { Database } from '../src/storage/database';
-import { withMariaDbDatabase } from './mariadb-scratch';
-import { buildSyntheticIndex } from './synthetic-index';
+import { bulkLoad, type BulkQuery } from './mariadb-bulk-load';
+import { describeBufferPool, keptMariaDbDatabase, withMariaDbDatabase } from './mariadb-scratch';
+import { buildSyntheticIndex, syntheticIndexPlan } from './synthetic-index';
 
 const SITES = Math.max(1000, Number(process.env.TRENDS_BENCH_SITES ?? 1_000_000));
 const REQUESTS = Math.max(50, Number(process.env.TRENDS_BENCH_REQUESTS ?? 500));
@@ -40,6 +42,10 @@ const DATABASES = (process.env.TRENDS_BENCH_DATABASES ?? 'sqlite,mariadb').split
 const MARIADB = process.env.TRENDS_BENCH_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306/';
 const RECORD_SITES = Math.max(10, Number(process.env.TRENDS_BENCH_RECORD_SITES ?? 200));
 const RECORD_ROUNDS = Math.max(2, Number(process.env.TRENDS_BENCH_RECORD_ROUNDS ?? 6));
+/** Keep the read benchmark's database (index and aggregates) and reuse it in the next run. */
+const KEEP = process.env.TRENDS_BENCH_KEEP === '1';
+/** Names the builders of a kept database: changed when they change, so an older build is not reused. */
+const BUILDER = 'synthetic-index 2026-11-28';
 const SLICE = 10;
 const MONTHS = 12;
 const UNTIL = '2026-10';
@@ -59,48 +65,76 @@ function monthsUntil(until: string, n: number): string[] {
   return Array.from({ length: n }, (_, i) => new Date(Date.UTC(y, m - n + i, 1)).toISOString().slice(0, 7));
 }
 
-/** The aggregates 12 months of analyses of every synthetic site would have raised. */
+/**
+ * The aggregates 12 months of analyses of every synthetic site would have raised. Each site's
+ * country and rank bucket are worked out once, the technology and version counts come from one
+ * grouping of the site technologies, and the months are written in the aggregates' key order (on
+ * MariaDB through a bulk-load connection), so that the table grows at its end.
+ */
 async function buildAggregates(db: Database, category: { slug: string; members: string[] }, name: string) {
   const started = performance.now();
   const mysql = db.dialect === 'mysql';
   const country = mysql
     ? 'CONCAT(CHAR(65 + s.id % 20 USING utf8mb4), CHAR(65 + (s.id DIV 20) % 10 USING utf8mb4))'
     : 'char(65 + s.id % 20) || char(65 + (s.id / 20) % 10)';
-  await db.query(
-    'CREATE TABLE bench_trend_base (kind VARCHAR(1), name VARCHAR(120), version VARCHAR(64), ' +
-      'country VARCHAR(2), rank_bucket INT, sites INT)',
-  );
-  const base = (select: string) => db.query(`INSERT INTO bench_trend_base ${select}`);
-  await base(
-    `SELECT 's', '', '', ${country}, ${BUCKET}, COUNT(*) FROM sites s GROUP BY ${country}, ${BUCKET}`,
-  );
-  await base(
-    `SELECT 't', t.slug, '', ${country}, ${BUCKET}, COUNT(*) FROM site_technologies t JOIN sites s ON s.id = t.site_id ` +
-      `GROUP BY t.slug, ${country}, ${BUCKET}`,
-  );
-  await base(
-    `SELECT 'v', t.slug, t.version, ${country}, ${BUCKET}, COUNT(*) FROM site_technologies t ` +
-      `JOIN sites s ON s.id = t.site_id WHERE t.version <> '' GROUP BY t.slug, t.version, ${country}, ${BUCKET}`,
-  );
-  await db.query(
-    `INSERT INTO bench_trend_base SELECT 'c', ?, '', ${country}, ${BUCKET}, COUNT(DISTINCT t.site_id) ` +
-      `FROM site_technologies t JOIN sites s ON s.id = t.site_id ` +
-      `WHERE t.slug IN (${category.members.map(() => '?').join(', ')}) GROUP BY ${country}, ${BUCKET}`,
-    [name, ...category.members],
-  );
-  await base(`SELECT 'f', slug, '', '', 0, COUNT(*) FROM site_technologies GROUP BY slug`);
   const months = monthsUntil(UNTIL, MONTHS + 1);
-  for (const [i, month] of months.entries()) {
-    // Each month a little different (sites grow by 1% a month), so that months are not copies.
-    const scale = (1 + i / 100).toFixed(2);
-    await db.query(
-      'INSERT INTO trend_counts (kind, name, month, version, country, rank_bucket, sites) ' +
-        `SELECT kind, name, ?, CASE WHEN kind = 'f' THEN ? ELSE version END, country, rank_bucket, ` +
-        `CAST(sites * ${scale} AS ${mysql ? 'SIGNED' : 'INTEGER'}) FROM bench_trend_base`,
-      [month, i < 7 ? 'fp-1' : 'fp-2'],
+  const build = async (q: BulkQuery) => {
+    await q('CREATE TABLE bench_site_dims (id INT PRIMARY KEY, country VARCHAR(2), rank_bucket INT)');
+    await q(`INSERT INTO bench_site_dims SELECT s.id, ${country}, ${BUCKET} FROM sites s`);
+    await q(
+      'CREATE TABLE bench_trend_versions (slug VARCHAR(120), version VARCHAR(64), country VARCHAR(2), ' +
+        'rank_bucket INT, sites INT)',
     );
-  }
-  await db.query('DROP TABLE bench_trend_base');
+    await q(
+      'INSERT INTO bench_trend_versions SELECT t.slug, t.version, d.country, d.rank_bucket, COUNT(*) ' +
+        'FROM site_technologies t JOIN bench_site_dims d ON d.id = t.site_id ' +
+        'GROUP BY t.slug, t.version, d.country, d.rank_bucket',
+    );
+    await q(
+      'CREATE TABLE bench_trend_base (kind VARCHAR(1), name VARCHAR(120), version VARCHAR(64), ' +
+        'country VARCHAR(2), rank_bucket INT, sites INT)',
+    );
+    const base = (select: string, params: unknown[] = []) =>
+      q(`INSERT INTO bench_trend_base ${select}`, params);
+    await base(
+      "SELECT 's', '', '', country, rank_bucket, COUNT(*) FROM bench_site_dims GROUP BY country, rank_bucket",
+    );
+    await base(
+      "SELECT 't', slug, '', country, rank_bucket, SUM(sites) FROM bench_trend_versions GROUP BY slug, country, rank_bucket",
+    );
+    await base(
+      "SELECT 'v', slug, version, country, rank_bucket, sites FROM bench_trend_versions WHERE version <> ''",
+    );
+    await base(
+      "SELECT 'c', ?, '', d.country, d.rank_bucket, COUNT(DISTINCT t.site_id) " +
+        'FROM site_technologies t JOIN bench_site_dims d ON d.id = t.site_id ' +
+        `WHERE t.slug IN (${category.members.map(() => '?').join(', ')}) GROUP BY d.country, d.rank_bucket`,
+      [name, ...category.members],
+    );
+    await base("SELECT 'f', slug, '', '', 0, SUM(sites) FROM bench_trend_versions GROUP BY slug");
+    // Each month a little different (sites grow by 1% a month), so that months are not copies; the
+    // fingerprint version switches in the seventh month.
+    await q('CREATE TABLE bench_months (month VARCHAR(7), fingerprints VARCHAR(8), scale DECIMAL(5, 2))');
+    await q(
+      `INSERT INTO bench_months (month, fingerprints, scale) VALUES ${months.map(() => '(?, ?, ?)').join(', ')}`,
+      months.flatMap((month, i) => [month, i < 7 ? 'fp-1' : 'fp-2', (1 + i / 100).toFixed(2)]),
+    );
+    await q(
+      'INSERT INTO trend_counts (kind, name, month, version, country, rank_bucket, sites) ' +
+        "SELECT b.kind, b.name, m.month, CASE WHEN b.kind = 'f' THEN m.fingerprints ELSE b.version END, " +
+        `b.country, b.rank_bucket, CAST(b.sites * m.scale AS ${mysql ? 'SIGNED' : 'INTEGER'}) ` +
+        'FROM bench_trend_base b CROSS JOIN bench_months m ORDER BY 1, 2, 3, 4, 5, 6',
+    );
+    await q(
+      'INSERT INTO trend_totals (kind, name, month, version, rank_bucket, sites) ' +
+        'SELECT kind, name, month, version, rank_bucket, SUM(sites) FROM trend_counts ' +
+        'GROUP BY kind, name, month, version, rank_bucket',
+    );
+    for (const table of ['bench_months', 'bench_trend_base', 'bench_trend_versions', 'bench_site_dims'])
+      await q(`DROP TABLE ${table}`);
+  };
+  if (mysql) await bulkLoad(db, [], build);
+  else await build((sql, params) => db.query(sql, params));
   if (mysql) await db.query('ANALYZE TABLE trend_counts');
   else await db.query('ANALYZE');
   const [{ n }] = await db.query<{ n: number | string }[]>('SELECT COUNT(*) AS n FROM trend_counts');
@@ -109,15 +143,39 @@ async function buildAggregates(db: Database, category: { slug: string; members: 
   );
 }
 
+/** TRENDS_BENCH_KEEP: whether this database holds a complete build of this size by these builders. */
+async function keptBuild(db: Database): Promise<boolean> {
+  const rows = await db
+    .query<{ sites: number | string; builder: string }[]>('SELECT sites, builder FROM bench_trends_built')
+    .catch(() => []);
+  if (rows.length === 1 && Number(rows[0].sites) === SITES && rows[0].builder === BUILDER) return true;
+  const [{ n }] = await db.query<{ n: number | string }[]>('SELECT COUNT(*) AS n FROM sites');
+  if (Number(n) > 0)
+    throw new Error(
+      'TRENDS_BENCH_KEEP: this database holds an unfinished or older build: drop it (see docs/performance.md, Trends) and run again',
+    );
+  return false;
+}
+
 async function measureReads(databaseUrl: string): Promise<void> {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl });
   const db = await Database.open(config.DATABASE_URL);
   try {
     const services = await buildServices(config, db);
     const fingerprints = services.engine.fingerprints;
-    const index = await buildSyntheticIndex(db, fingerprints, SITES);
+    const index = syntheticIndexPlan(fingerprints);
     const categoryName = fingerprints.categoryBySlug(index.category.slug)!.name;
-    await buildAggregates(db, index.category, categoryName);
+    if (KEEP && (await keptBuild(db)))
+      console.log(`kept synthetic index and aggregates reused (${SITES} sites)`);
+    else {
+      await buildSyntheticIndex(db, fingerprints, SITES);
+      await buildAggregates(db, index.category, categoryName);
+      if (KEEP) {
+        await db.query('CREATE TABLE bench_trends_built (sites INT, builder VARCHAR(40))');
+        await db.query('INSERT INTO bench_trends_built (sites, builder) VALUES (?, ?)', [SITES, BUILDER]);
+      }
+    }
+    if (db.dialect === 'mysql') console.log(`MariaDB: ${await describeBufferPool(db)}`);
     const top = index.slugs[0];
     const mid = index.slugs[50];
     const window = { months: MONTHS, until: UNTIL };
@@ -257,13 +315,16 @@ async function main(): Promise<void> {
       if (database === 'sqlite') {
         for (const newMonths of [true, false])
           await measureRecord('SQLite', `sqlite:${join(dir, `record-${newMonths}.db`)}`, newMonths);
-        await measureReads(`sqlite:${join(dir, 'reads.db')}`);
+        await measureReads(
+          `sqlite:${KEEP ? join(tmpdir(), `trends-bench-keep-${SITES}.db`) : join(dir, 'reads.db')}`,
+        );
       } else if (database === 'mariadb') {
         for (const newMonths of [true, false])
           await withMariaDbDatabase(MARIADB, 'trends_record', (url) =>
             measureRecord('MariaDB', url, newMonths),
           );
-        await withMariaDbDatabase(MARIADB, 'trends_bench', (url) => measureReads(url));
+        if (KEEP) await measureReads(await keptMariaDbDatabase(MARIADB, `trends_bench_keep_${SITES}`));
+        else await withMariaDbDatabase(MARIADB, 'trends_bench', (url) => measureReads(url));
       } else throw new Error(`TRENDS_BENCH_DATABASES: unknown database ${database}`);
     }
   } finally {

@@ -1,6 +1,7 @@
 import type { DetectedTechnology } from '../../../src/detection';
 import type { SiteEnrichment } from '../../../src/enrichment';
 import { TrendAggregates1764670000000 } from '../../../src/storage/migrations/1764670000000-trend-aggregates';
+import { TrendTotals1764740000000 } from '../../../src/storage/migrations/1764740000000-trend-totals';
 import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
 import { startTestService, TestService } from '../../helpers/test-service';
@@ -268,6 +269,37 @@ describe('trends', () => {
       new Date('2026-05-09T00:00:00Z'),
     );
     expect(sites(await months(`${path}&countries=AT`))).toEqual(['2026-05 1/1']);
+  });
+
+  it('keeps the totals over every country equal to the sums of the counts, and backfills them', async () => {
+    const db = services().db;
+    const sums = async (sql: string) =>
+      (await db.query<Record<string, unknown>[]>(sql)).map((r) =>
+        JSON.stringify({ ...r, rank_bucket: Number(r.rank_bucket), sites: Number(r.sites) }),
+      );
+    const fromCounts = () =>
+      sums(
+        'SELECT kind, name, month, version, rank_bucket, SUM(sites) AS sites FROM trend_counts ' +
+          'GROUP BY kind, name, month, version, rank_bucket ORDER BY kind, name, month, version, rank_bucket',
+      );
+    const totals = () =>
+      sums(
+        'SELECT kind, name, month, version, rank_bucket, sites FROM trend_totals ' +
+          'ORDER BY kind, name, month, version, rank_bucket',
+      );
+    // The analyses above, a country learned after an analysis (a move between countries) included.
+    const kept = await totals();
+    expect(kept.length).toBeGreaterThan(20);
+    expect(kept).toEqual(await fromCounts());
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      const migration = new TrendTotals1764740000000();
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await totals()).toEqual(kept);
   });
 
   it('backfills from the monthly history what the analyses counted as they were stored', async () => {
