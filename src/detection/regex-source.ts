@@ -392,6 +392,14 @@ function better(a: string[] | null, b: string[] | null): string[] | null {
   return score(b) > score(a) ? b : a;
 }
 
+/** Each of `current` followed by each of `exact`, when that is known and few enough strings. */
+function appendExact(current: string[], exact: string[] | null): string[] | null {
+  if (!exact || exact.length * current.length > MAX_EXACT) return null;
+  const next: string[] = [];
+  for (const a of current) for (const b of exact) next.push(a + b);
+  return [...new Set(next)];
+}
+
 function analyse(node: Node): Info {
   switch (node.t) {
     case 'char':
@@ -438,10 +446,9 @@ function analyse(node: Node): Info {
           continue;
         }
         const info = analyse(item);
-        if (info.exact && info.exact.length * current.length <= MAX_EXACT) {
-          const next: string[] = [];
-          for (const a of current) for (const b of info.exact) next.push(a + b);
-          current = [...new Set(next)];
+        const joined = appendExact(current, info.exact);
+        if (joined) {
+          current = joined;
         } else {
           best = better(best, current);
           best = better(best, info.exact ?? info.required);
@@ -511,15 +518,10 @@ function furtherLiterals(root: Node, best: string[]): string[][] {
         // Each maximal run of exactly known text is required, and so is what each other item requires.
         let current: string[] = [''];
         for (const item of node.items) {
-          if (item.t === 'char') {
-            for (let k = 0; k < current.length; k++) current[k] += item.c;
-            continue;
-          }
-          const info = analyse(item);
-          if (info.exact && info.exact.length * current.length <= MAX_EXACT) {
-            const next: string[] = [];
-            for (const a of current) for (const b of info.exact) next.push(a + b);
-            current = [...new Set(next)];
+          const joined =
+            item.t === 'char' ? current.map((s) => s + item.c) : appendExact(current, analyse(item).exact);
+          if (joined) {
+            current = joined;
             continue;
           }
           add(current);
