@@ -416,7 +416,12 @@ export class DetectionEngine {
       if (exact) entries.add(exact);
       for (const { key, entries: list } of patterns.byRegexKey) if (key.test(name)) entries.add(list);
       for (const list of entries) {
-        for (const entry of list) {
+        // A long list runs only the patterns whose literals the values hold (in the list's order).
+        const prefilter = this.fingerprints.keyedPrefilter(list);
+        const indices = prefilter ? prefilter.candidates(values) : null;
+        const count = indices ? indices.length : list.length;
+        for (let k = 0; k < count; k++) {
+          const entry = list[indices ? indices[k] : k];
           for (const value of values) {
             const match = entry.pattern.regex.exec(value);
             if (match) record(entry.tech, kind, entry.pattern, match, name);

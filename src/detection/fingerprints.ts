@@ -134,6 +134,8 @@ interface TechnologyLookups {
 
 interface PrefilterSets {
   textPatterns: Record<TextKind, PatternSet>;
+  /** The prefilter of each long keyed list (a meta generator has ~480 patterns), by the list. */
+  keyedSets: Map<readonly KeyedEntry[], PatternSet>;
   domPrefilter: PatternSet;
   hints: PatternSet;
   hintOwners: BrowserHint[];
@@ -194,6 +196,8 @@ export interface DomPropertyRule {
 
 const TEXT_KINDS: TextKind[] = ['url', 'html', 'text', 'css', 'robots', 'scriptSrc', 'scripts', 'certIssuer'];
 const KEYED_KINDS: KeyedKind[] = ['headers', 'cookies', 'meta', 'dns'];
+/** A keyed list this long gets a literal prefilter; a shorter one runs its few regexes as they are. */
+const KEYED_PREFILTER_MIN = 8;
 
 /** How much compiling a slice does before the event loop gets a turn. */
 const DEFAULT_SLICE_MS = 20;
@@ -399,7 +403,8 @@ function* compileSteps(
 
   // The same pattern text recurs (DOM `exists: ''`, common attribute and header patterns): compiled
   // patterns are immutable, so each text is compiled once; an invalid one is still reported each time.
-  // Patterns no literal table reads (keyed and DOM values) only get a validity check now.
+  // Patterns no literal table reads (DOM values, js, xhr) only get a validity check now; the literals of
+  // the others are worked out when the prefilter tables are built.
   const compiledFiltered = new Map<string, Pattern | string>();
   const compiledUnfiltered = new Map<string, Pattern | string>();
   const compileWith =
@@ -446,7 +451,7 @@ function* compileSteps(
       for (const [key, values] of Object.entries(group)) {
         const entries: KeyedEntry[] = [];
         for (const value of toList(values)) {
-          const pattern = compileUnfiltered(name, kind, value);
+          const pattern = compile(name, kind, value);
           if (pattern) entries.push({ tech: index, key, pattern });
         }
         const lower = key.toLowerCase();
@@ -667,6 +672,11 @@ export class Fingerprints {
     return this.prefilterSets().hintOwners;
   }
 
+  /** The literal prefilter of a keyed list (KeyedPatterns.byKey's), when it is long enough to have one. */
+  keyedPrefilter(list: readonly KeyedEntry[]): PatternSet | undefined {
+    return this.prefilterSets().keyedSets.get(list);
+  }
+
   /** The literal table shared by the html, scripts, DOM and hint sets (the markup is scanned once). */
   get markupLiterals(): LiteralTable {
     return this.prefilterSets().markupLiterals;
@@ -716,7 +726,19 @@ export class Fingerprints {
       textPatterns[k].table.build();
       yield;
     }
-    return { textPatterns, domPrefilter, hints, hintOwners: owners, markupLiterals: markup };
+    // The long keyed lists of a kind share one table (a header value is scanned once for its list).
+    const keyedSets = new Map<readonly KeyedEntry[], PatternSet>();
+    for (const kind of KEYED_KINDS) {
+      const table = new LiteralTable();
+      for (const list of this.keyedPatterns[kind].byKey.values()) {
+        if (list.length < KEYED_PREFILTER_MIN) continue;
+        keyedSets.set(list, new PatternSet(list, table));
+        yield;
+      }
+      table.build();
+      yield;
+    }
+    return { textPatterns, keyedSets, domPrefilter, hints, hintOwners: owners, markupLiterals: markup };
   }
 
   private technologyLookups(): TechnologyLookups {

@@ -4,7 +4,7 @@
  * one rarest among all literals' windows; shorter literals are filed whole in a small table of their
  * own. The scan hashes the window ending at every character and probes a bit table (one bit per
  * slot, small enough to stay in the cache); it notes the hits of a batch of characters and then
- * compares the few literals filed there, clearing a slot (in a copy made for the scan) once all of its
+ * compares the few literals filed there, clearing a slot for the rest of the scan once all of its
  * literals are found.
  *
  * It replaced a full Aho-Corasick DFA: that one scanned a little faster but its transition tables
@@ -85,16 +85,49 @@ export class LiteralScanner {
 
   /** Sets found[id] = 1 for every literal that occurs in text; returns how many new ones it found. */
   scan(text: string, found: Uint8Array): number {
+    // A slot whose literals are all found is cleared for the rest of the scan, so a window the text
+    // repeats (a tag name, a common path) is compared once, not at every occurrence. The slots are
+    // cleared in the shared tables and set again when the scan ends (a scan runs to its end without
+    // yielding, so no other scan sees them cleared): no copy of a table per scan.
+    this.clearedCount = 0;
+    try {
+      return this.scanWithClearing(text, found);
+    } finally {
+      this.restoreCleared();
+    }
+  }
+
+  /** Slots cleared during the current scan: hash for the long table, bitwise not for the short one. */
+  private cleared = new Int32Array(64);
+  private clearedCount = 0;
+
+  private clear(bits: Int32Array, h: number, note: number): void {
+    bits[h >>> 5] &= ~(1 << (h & 31));
+    if (this.clearedCount === this.cleared.length) {
+      const grown = new Int32Array(this.cleared.length * 2);
+      grown.set(this.cleared);
+      this.cleared = grown;
+    }
+    this.cleared[this.clearedCount++] = note;
+  }
+
+  private restoreCleared(): void {
+    const { long, short, cleared } = this;
+    for (let k = 0; k < this.clearedCount; k++) {
+      const note = cleared[k];
+      const bits = note >= 0 ? long.bits : (short as Buckets).bits;
+      const h = note >= 0 ? note : ~note;
+      bits[h >>> 5] |= 1 << (h & 31);
+    }
+    this.clearedCount = 0;
+  }
+
+  private scanWithClearing(text: string, found: Uint8Array): number {
     const { fold, long, short, shortMasks } = this;
-    // The bit tables, copied for this scan on the first slot cleared in them: a slot whose literals
-    // are all found is cleared, so a window the text repeats (a tag name, a common path) is compared
-    // once, not at every occurrence.
-    let longBits = long.bits;
+    const longBits = long.bits;
     const longShift = long.shift;
-    let shortBits = short ? short.bits : longBits;
+    const shortBits = short ? short.bits : longBits;
     const shortShift = short ? short.shift : longShift;
-    let ownLong = false;
-    let ownShort = false;
     // One short length (the usual case) is probed without a loop; no short literals, no probe.
     const masks = short ? shortMasks : [];
     const shortMask = masks.length === 1 ? masks[0] : -1;
@@ -136,25 +169,13 @@ export class LiteralScanner {
           if ((longBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
           const result = this.verify(long, h, text, hits[k], found, 4);
           count += result >>> 1;
-          if ((result & 1) !== 0) {
-            if (!ownLong) {
-              longBits = longBits.slice();
-              ownLong = true;
-            }
-            longBits[h >>> 5] &= ~(1 << (h & 31));
-          }
+          if ((result & 1) !== 0) this.clear(longBits, h, h);
         } else if (short !== null) {
           const hs = ~h;
           if ((shortBits[hs >>> 5] & (1 << (hs & 31))) === 0) continue;
           const result = this.verify(short, hs, text, hits[k], found, 0);
           count += result >>> 1;
-          if ((result & 1) !== 0) {
-            if (!ownShort) {
-              shortBits = shortBits.slice();
-              ownShort = true;
-            }
-            shortBits[hs >>> 5] &= ~(1 << (hs & 31));
-          }
+          if ((result & 1) !== 0) this.clear(shortBits, hs, ~hs);
         }
       }
     }

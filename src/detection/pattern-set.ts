@@ -9,7 +9,8 @@ export interface PatternEntry {
 
 /**
  * The patterns of one kind with their literal prefilter: one scan of the text tells which patterns
- * can match at all, and only those run their regex. Sets that read the same texts share a literal
+ * can match at all (one literal of each set a pattern requires is there), and only those run their
+ * regex. Sets that read the same texts share a literal
  * table, so the text is scanned once for all of them (`candidatesIn`).
  */
 export class PatternSet {
@@ -17,6 +18,11 @@ export class PatternSet {
   private readonly literalIds: Int32Array;
   private readonly byLiteral: number[][];
   private readonly always: number[];
+  /**
+   * Per entry, the further literal sets its pattern requires (table ids, one array per set), null
+   * for none: an entry one of whose literals is found is kept only when each set has one found too.
+   */
+  private readonly further: (Int32Array[] | null)[];
 
   constructor(
     readonly entries: readonly PatternEntry[],
@@ -26,12 +32,17 @@ export class PatternSet {
     const ids: number[] = [];
     const byLiteral: number[][] = [];
     const always: number[] = [];
+    const further: (Int32Array[] | null)[] = [];
     entries.forEach((entry, index) => {
       const literals = entry.pattern.literals;
+      further.push(null);
       if (!literals) {
         always.push(index);
         return;
       }
+      const sets = entry.pattern.alsoRequired;
+      if (sets.length)
+        further[index] = sets.map((set) => Int32Array.from(set, (literal) => table.id(literal)));
       for (const literal of literals) {
         const id = table.id(literal);
         let slot = local.get(id);
@@ -47,6 +58,7 @@ export class PatternSet {
     this.literalIds = Int32Array.from(ids);
     this.byLiteral = byLiteral;
     this.always = always;
+    this.further = further;
   }
 
   get literalCount(): number {
@@ -77,7 +89,28 @@ export class PatternSet {
     if (!chosen) return this.always;
     for (const index of this.always) chosen[index] = 1;
     const out: number[] = [];
-    for (let index = 0; index < chosen.length; index++) if (chosen[index]) out.push(index);
+    for (let index = 0; index < chosen.length; index++)
+      if (chosen[index] && this.hasFurther(index, scans)) out.push(index);
     return out;
+  }
+
+  /** Whether each further literal set of an entry has a literal found in one of the scans. */
+  private hasFurther(index: number, scans: readonly Uint8Array[]): boolean {
+    const sets = this.further[index];
+    if (sets === null) return true;
+    for (const ids of sets) {
+      let any = false;
+      for (let k = 0; k < ids.length && !any; k++) {
+        const id = ids[k];
+        for (const found of scans) {
+          if (found[id] !== 0) {
+            any = true;
+            break;
+          }
+        }
+      }
+      if (!any) return false;
+    }
+    return true;
   }
 }

@@ -15,6 +15,8 @@ export interface Pattern {
   readonly confidence: number;
   /** One of these (lowercased) must occur in a text for the pattern to match it; null: always try. */
   readonly literals: string[] | null;
+  /** Further sets (lowercased) of which one must occur too: the prefilter requires them all. */
+  readonly alsoRequired: readonly string[][];
 }
 
 export interface ParsedTags {
@@ -63,6 +65,7 @@ class CompiledPattern implements Pattern {
     readonly confidence: number,
     /** undefined: found from the value on first read. */
     private found: string[] | null | undefined,
+    private further: string[][] | undefined,
     /** The value is known to need no safety rewrite (plain text): its regex is built as it is. */
     private readonly plain = false,
   ) {}
@@ -72,8 +75,19 @@ class CompiledPattern implements Pattern {
   }
 
   get literals(): string[] | null {
-    if (this.found === undefined) this.found = analyseSource(this.value).literals;
-    return this.found;
+    if (this.found === undefined) this.analyse();
+    return this.found as string[] | null;
+  }
+
+  get alsoRequired(): readonly string[][] {
+    if (this.further === undefined) this.analyse();
+    return this.further as string[][];
+  }
+
+  private analyse(): void {
+    const { literals, alsoRequired } = analyseSource(this.value);
+    this.found = literals;
+    this.further = alsoRequired;
   }
 }
 
@@ -100,6 +114,7 @@ function checkedPattern(raw: string | number, prefiltered: boolean): Pattern {
     tags.version,
     tags.confidence,
     prefiltered ? undefined : null,
+    prefiltered ? undefined : [],
     plain,
   );
 }
@@ -122,7 +137,7 @@ export function compileUnfilteredPattern(raw: string | number): Pattern {
 
 /** A pattern of a known regex (no safety rewrite, no literal analysis): prefilter-only patterns. */
 export function fixedPattern(source: string, regex: RegExp, literals: string[] | null): Pattern {
-  return new CompiledPattern(source, '', regex, '', 100, literals);
+  return new CompiledPattern(source, '', regex, '', 100, literals, []);
 }
 
 /**

@@ -392,6 +392,14 @@ function better(a: string[] | null, b: string[] | null): string[] | null {
   return score(b) > score(a) ? b : a;
 }
 
+/** Each of `current` followed by each of `exact`, when that is known and few enough strings. */
+function appendExact(current: string[], exact: string[] | null): string[] | null {
+  if (!exact || exact.length * current.length > MAX_EXACT) return null;
+  const next: string[] = [];
+  for (const a of current) for (const b of exact) next.push(a + b);
+  return [...new Set(next)];
+}
+
 function analyse(node: Node): Info {
   switch (node.t) {
     case 'char':
@@ -438,10 +446,9 @@ function analyse(node: Node): Info {
           continue;
         }
         const info = analyse(item);
-        if (info.exact && info.exact.length * current.length <= MAX_EXACT) {
-          const next: string[] = [];
-          for (const a of current) for (const b of info.exact) next.push(a + b);
-          current = [...new Set(next)];
+        const joined = appendExact(current, info.exact);
+        if (joined) {
+          current = joined;
         } else {
           best = better(best, current);
           best = better(best, info.exact ?? info.required);
@@ -473,6 +480,69 @@ function literalsOf(node: Node): string[] | null {
   return best;
 }
 
+/** Further required sets kept per pattern (each is one more lookup where the best set is found). */
+const MAX_FURTHER = 4;
+
+/**
+ * The other sets of strings every match must contain one of (each string three characters or
+ * more), besides `best`: what each part of a sequence requires on its own. A pattern whose best
+ * literal is common (`<div class="` of `<div class="[^"]*aem-Grid`) can then be ruled out by a
+ * rarer one it needs too (`aem-grid`). At most four, the longest first.
+ */
+function furtherLiterals(root: Node, best: string[]): string[][] {
+  const found: string[][] = [];
+  const seen = new Set<string>([setKey(best)]);
+  const add = (set: string[] | null): void => {
+    if (!set || set.length === 0) return;
+    for (const s of set) if (s.length < MIN_LITERAL) return;
+    const key = setKey(set);
+    if (seen.has(key)) return;
+    seen.add(key);
+    found.push(set);
+  };
+  const visit = (node: Node): void => {
+    switch (node.t) {
+      case 'group':
+        if (!node.zeroWidth) visit(node.body);
+        return;
+      case 'rep':
+        if (node.min === 0) return;
+        add(literalsOf(node.body));
+        visit(node.body);
+        return;
+      case 'alt':
+        // Only what every alternative requires is required; analyse gives that set.
+        add(literalsOf(node));
+        return;
+      case 'seq': {
+        // Each maximal run of exactly known text is required, and so is what each other item requires.
+        let current: string[] = [''];
+        for (const item of node.items) {
+          const joined =
+            item.t === 'char' ? current.map((s) => s + item.c) : appendExact(current, analyse(item).exact);
+          if (joined) {
+            current = joined;
+            continue;
+          }
+          add(current);
+          current = [''];
+          visit(item);
+        }
+        add(current);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  visit(root);
+  return found.sort((a, b) => score(b) - score(a)).slice(0, MAX_FURTHER);
+}
+
+function setKey(set: readonly string[]): string {
+  return [...set].sort().join('\u0000');
+}
+
 /**
  * What start-up needs of a source, from one parse: the required literals, and whether
  * `rewriteForSafety` would change it (when not, the source is its own safe form and the regex can be
@@ -480,6 +550,8 @@ function literalsOf(node: Node): string[] | null {
  */
 export function analyseSource(source: string): {
   literals: string[] | null;
+  /** Further sets of which one string occurs in every match too (see `furtherLiterals`). */
+  alsoRequired: string[][];
   needsRewrite: boolean;
   /** Plain text and escaped punctuation: always a valid regex, its own safe form. */
   plain: boolean;
@@ -487,11 +559,21 @@ export function analyseSource(source: string): {
   // Most patterns are plain text with escaped punctuation: no parse needed for those.
   const plain = plainLiteral(source);
   if (plain !== null)
-    return { literals: plain.length >= MIN_LITERAL ? [plain] : null, needsRewrite: false, plain: true };
+    return {
+      literals: plain.length >= MIN_LITERAL ? [plain] : null,
+      alsoRequired: [],
+      needsRewrite: false,
+      plain: true,
+    };
   const parsed = parse(source);
-  return parsed
-    ? { literals: literalsOf(parsed.root), needsRewrite: parsed.needsRewrite, plain: false }
-    : { literals: null, needsRewrite: false, plain: false };
+  if (!parsed) return { literals: null, alsoRequired: [], needsRewrite: false, plain: false };
+  const literals = literalsOf(parsed.root);
+  return {
+    literals,
+    alsoRequired: literals ? furtherLiterals(parsed.root, literals) : [],
+    needsRewrite: parsed.needsRewrite,
+    plain: false,
+  };
 }
 
 /** Whether a source is plain text and escaped punctuation (so a valid regex needing no rewrite). */

@@ -87,6 +87,31 @@ describe('pattern semantics', () => {
     expect(engine.analyze(page('', { cookies: { connectXsid: ['1'] } })).technologies).toEqual([]);
   });
 
+  it('finds what a long keyed list finds through its literal prefilter, in the list order', () => {
+    const generators = [
+      'WordPress ([\\d.]+)\\;version:\\1',
+      'Joomla',
+      'Drupal \\d+',
+      '^Hugo',
+      'Ghost',
+      'Wix\\.com',
+      'TYPO3',
+      'Jimdo',
+      '',
+    ];
+    const technologies: Record<string, RawTechnology> = {};
+    generators.forEach((generator, n) => (technologies[`Gen${n}`] = { cats: [1], meta: { generator } }));
+    const engine = engineFor(technologies);
+    const found = (content: string): string[] =>
+      engine
+        .analyze(page(`<meta name="generator" content="${content}">`))
+        .technologies.map((t) => `${t.name} ${t.version}`.trim())
+        .sort();
+    expect(found('WordPress 6.4.1')).toEqual(['Gen0 6.4.1', 'Gen8']);
+    expect(found('hugo 0.1, drupal 10')).toEqual(['Gen2', 'Gen3', 'Gen8']);
+    expect(found('something else')).toEqual(['Gen8']);
+  });
+
   it('reads cookies from Set-Cookie headers too', () => {
     const engine = engineFor({ Php: { cats: [27], cookies: { PHPSESSID: '' } } });
     const result = engine.analyze(

@@ -1,4 +1,11 @@
-import { requiredLiterals, rewriteForSafety, QUANTIFIER_CAP } from '../../../src/detection/regex-source';
+import {
+  analyseSource,
+  requiredLiterals,
+  rewriteForSafety,
+  QUANTIFIER_CAP,
+} from '../../../src/detection/regex-source';
+import { PatternSet } from '../../../src/detection/pattern-set';
+import { compilePattern } from '../../../src/detection/pattern';
 import { LiteralScanner } from '../../../src/detection/literal-scanner';
 import { resolveVersion } from '../../../src/detection/pattern';
 
@@ -17,6 +24,36 @@ describe('required literals', () => {
   it('gives none when nothing of three characters must occur', () => {
     expect(requiredLiterals('^(?:a|bc)?x')).toBeNull();
     expect(requiredLiterals('')).toBeNull();
+  });
+});
+
+describe('further required literals', () => {
+  it.each([
+    ['<div class="[^"]*aem-Grid', ['<div class="'], [['aem-grid']]],
+    [
+      '<link [^>]*href="[^"]+use\\.typekit\\.(?:net|com)',
+      ['use.typekit.net', 'use.typekit.com'],
+      [['<link '], ['href="']],
+    ],
+    [
+      '<script>[\\s\\S]*?go-mpulse\\.net\\/boomerang[\\s\\S]*?</script>',
+      ['go-mpulse.net/boomerang'],
+      [['</script>'], ['<script>']],
+    ],
+    // What one alternative, an optional part or a lookahead holds is not required.
+    ['(?:abcd|efgh)x{2,}(?:ijkl)?(?=mnop)qrs', ['abcd', 'efgh'], [['qrs']]],
+    ['(?:abcd|efgh)(?:ijkl)?(?=mnop)', ['abcd', 'efgh'], []],
+    ['wp-content', ['wp-content'], []],
+  ])('%s needs one of %j and one of each of %j', (source, literals, further) => {
+    const { literals: best, alsoRequired } = analyseSource(source);
+    expect(best).toEqual(literals);
+    expect(alsoRequired).toEqual(further);
+  });
+
+  it('keeps a pattern out of the candidates unless each required set has a literal on the page', () => {
+    const set = new PatternSet([{ tech: 0, pattern: compilePattern('<div class="[^"]*aem-Grid') }]);
+    expect(set.candidates(['<div class="x">'])).toEqual([]);
+    expect(set.candidates(['<div class="x">', '<p class="aem-GridColumn">'])).toEqual([0]);
   });
 });
 
