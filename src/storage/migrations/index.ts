@@ -23,6 +23,7 @@ import { TechnologyTimeline1764650000000 } from './1764650000000-technology-time
 import { TrendAggregates1764670000000 } from './1764670000000-trend-aggregates';
 import { Monitors1764680000000 } from './1764680000000-monitors';
 import { Vulnerabilities1764710000000 } from './1764710000000-vulnerabilities';
+import { ExposureLiveIndex1764730000000 } from './1764730000000-exposure-live-index';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   TrendAggregates1764670000000,
   Monitors1764680000000,
   Vulnerabilities1764710000000,
+  ExposureLiveIndex1764730000000,
 ];

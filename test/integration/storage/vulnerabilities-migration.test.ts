@@ -3,8 +3,11 @@ import { createDataSource } from '../../../ormconfig';
 import { MIGRATIONS } from '../../../src/storage/migrations';
 import { createTestDatabase, TestDatabase } from '../../helpers/test-database';
 
-/** Migration 1764710000000 on SQLite and (with TEST_DATABASE_URL) MariaDB: up, down, and up again. */
-describe('migration Vulnerabilities1764710000000', () => {
+/**
+ * Migrations 1764710000000 (the vulnerability tables) and 1764730000000 (the exposure index made
+ * live-aware) on SQLite and (with TEST_DATABASE_URL) MariaDB: up, down, and up again.
+ */
+describe('migrations Vulnerabilities1764710000000 and ExposureLiveIndex1764730000000', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -14,8 +17,10 @@ describe('migration Vulnerabilities1764710000000', () => {
   });
 
   it('creates the vulnerability tables and the exposure index, and undoes them', async () => {
-    const index = MIGRATIONS.findIndex((m) => m.name === 'Vulnerabilities1764710000000');
-    expect(index).toBe(MIGRATIONS.length - 1);
+    const names = MIGRATIONS.map((m) => m.name);
+    expect(names.indexOf('ExposureLiveIndex1764730000000')).toBeGreaterThan(
+      names.indexOf('Vulnerabilities1764710000000'),
+    );
     const base = createDataSource(database.url);
     const dataSource = new DataSource({ ...base.options, migrations: MIGRATIONS } as typeof base.options);
     await dataSource.initialize();
@@ -27,9 +32,14 @@ describe('migration Vulnerabilities1764710000000', () => {
           const names = ['vulnerabilities', 'vulnerability_aliases', 'vulnerability_products'];
           const present = await Promise.all(names.map((n) => runner.hasTable(n)));
           const technologies = await runner.getTable('site_technologies');
+          const indexes = technologies!.indices.map((i) => i.name);
           return {
             present,
-            index: technologies!.indices.some((i) => i.name === 'idx_site_technologies_slug_version'),
+            index: indexes.includes('idx_site_technologies_live_version')
+              ? 'live'
+              : indexes.includes('idx_site_technologies_slug_version')
+                ? 'slug'
+                : false,
           };
         } finally {
           await runner.release();
@@ -39,11 +49,19 @@ describe('migration Vulnerabilities1764710000000', () => {
         "INSERT INTO vulnerabilities (id, source, summary, modified_at, refs, aliases, imported_at) VALUES ('CVE-2020-11022', 'nvd', '', ?, '[]', '[]', ?)",
         ['2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000'],
       );
-      expect(await tables()).toEqual({ present: [true, true, true], index: true });
-      await dataSource.undoLastMigration();
+      expect(await tables()).toEqual({ present: [true, true, true], index: 'live' });
+      // Later migrations are undone first, down to each of these.
+      const undoTo = async (name: string) => {
+        const applied = async () =>
+          (await dataSource.query('SELECT name FROM migrations WHERE name = ?', [name])).length;
+        while ((await applied()) > 0) await dataSource.undoLastMigration();
+      };
+      await undoTo('ExposureLiveIndex1764730000000');
+      expect(await tables()).toEqual({ present: [true, true, true], index: 'slug' });
+      await undoTo('Vulnerabilities1764710000000');
       expect(await tables()).toEqual({ present: [false, false, false], index: false });
       await dataSource.runMigrations();
-      expect(await tables()).toEqual({ present: [true, true, true], index: true });
+      expect(await tables()).toEqual({ present: [true, true, true], index: 'live' });
     } finally {
       await dataSource.destroy();
     }
