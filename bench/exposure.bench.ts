@@ -10,7 +10,8 @@
  * same range in semver), and CVE-2012-6708 (two exact versions: a rare match). Then
  * EXPOSURE_BENCH_REQUESTS calls of the exposure service's page read (what REST and GraphQL call,
  * metering and HTTP not included) in a mix: first pages, deep pages (after a random site), with two
- * countries, within the top 10,000, limits 100 and 1000, and the rare vulnerability; p50 and p99 ms.
+ * countries, within the top 10,000 and the top 1,000, limits 100 and 1000, the rare vulnerability,
+ * and the possibly affected sites (jquery without a version); p50 and p99 ms.
  *
  *   npm run bench:exposure  (EXPOSURE_BENCH_SITES=1000000, EXPOSURE_BENCH_REQUESTS=300,
  *     EXPOSURE_BENCH_DATABASES=sqlite,mariadb, EXPOSURE_BENCH_MARIADB_URL=mysql://root@127.0.0.1:3306/,
@@ -223,6 +224,20 @@ async function runMix(db: Database, services: Awaited<ReturnType<typeof buildSer
         sites: 0,
       },
       { name: 'rare (2 versions)', id: 'CVE-2012-6708', query: () => ({ first: 100 }), times: [], sites: 0 },
+      {
+        name: 'rank top 1000, 1000',
+        id: 'CVE-2020-11022',
+        query: () => ({ first: 1000, rank: '1000' }),
+        times: [],
+        sites: 0,
+      },
+      {
+        name: 'possible, 100',
+        id: 'CVE-2020-11022',
+        query: () => ({ first: 100, match: 'possible' }),
+        times: [],
+        sites: 0,
+      },
     ];
     const all: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
