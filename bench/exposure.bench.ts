@@ -10,8 +10,9 @@
  * same range in semver), and CVE-2012-6708 (two exact versions: a rare match). Then
  * EXPOSURE_BENCH_REQUESTS calls of the exposure service's page read (what REST and GraphQL call,
  * metering and HTTP not included) in a mix: first pages, deep pages (after a random site), with two
- * countries, within the top 10,000 and the top 1,000, limits 100 and 1000, the rare vulnerability,
- * and the possibly affected sites (jquery without a version); p50 and p99 ms.
+ * countries, within the top 10,000 (certain only, and certain or possible) and the top 1,000, limits
+ * 100 and 1000, the rare vulnerability, and the possibly affected sites (jquery without a version);
+ * p50 and p99 ms.
  *
  *   npm run bench:exposure  (EXPOSURE_BENCH_SITES=1000000, EXPOSURE_BENCH_REQUESTS=300,
  *     EXPOSURE_BENCH_DATABASES=sqlite,mariadb, EXPOSURE_BENCH_MARIADB_URL=mysql://root@127.0.0.1:3306/,
@@ -114,8 +115,14 @@ async function measure(databaseUrl: string): Promise<void> {
   const services = await buildServices(config, db);
   try {
     const [{ built }] = await db.query<{ built: number }[]>('SELECT COUNT(*) AS built FROM vulnerabilities');
-    if (Number(built) > 0) console.log(`reusing the index of ${databaseUrl}`);
-    else await prepare(db, (await buildSyntheticIndex(db, services.engine.fingerprints, SITES)).slugs[0]);
+    if (Number(built) > 0) {
+      // Opening it ran any newer migration: its indexes need the planner's statistics too.
+      const t = performance.now();
+      await db.query(db.dialect === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE sites, site_technologies');
+      console.log(
+        `reusing the index of ${databaseUrl} (analysed in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+      );
+    } else await prepare(db, (await buildSyntheticIndex(db, services.engine.fingerprints, SITES)).slugs[0]);
     if (Number(built) === 0) await writeRecords(services);
     await runMix(db, services);
   } finally {
@@ -225,9 +232,16 @@ async function runMix(db: Database, services: Awaited<ReturnType<typeof buildSer
       },
       { name: 'rare (2 versions)', id: 'CVE-2012-6708', query: () => ({ first: 100 }), times: [], sites: 0 },
       {
-        name: 'rank top 1000, 1000',
+        name: 'rank 10000, any',
         id: 'CVE-2020-11022',
-        query: () => ({ first: 1000, rank: '1000' }),
+        query: () => ({ first: 100, rank: '10000', match: 'any' }),
+        times: [],
+        sites: 0,
+      },
+      {
+        name: 'rank 1000, any, 1000',
+        id: 'CVE-2020-11022',
+        query: () => ({ first: 1000, rank: '1000', match: 'any' }),
         times: [],
         sites: 0,
       },
