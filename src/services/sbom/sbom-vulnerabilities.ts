@@ -39,20 +39,23 @@ export function sbomVulnerabilityOf(v: TechnologyVulnerability): SbomVulnerabili
 
 /**
  * The SBOM's VEX hook over the imported vulnerability data: each component's vulnerabilities at
- * its version (none detected: the possible ones), or null when nothing is imported, so that a
- * deployment without data gets no empty section.
+ * its version (none detected: the possible ones), read for all components at once, or null when
+ * nothing is imported, so that a deployment without data gets no empty section.
  */
 export function vulnerabilitiesFromExposure(exposure: {
-  vulnerabilitiesOf(slug: string, version: string): Promise<TechnologyVulnerability[]>;
-  hasData(): Promise<boolean>;
+  vulnerabilitiesOfAll(
+    technologies: readonly { slug: string; version: string }[],
+  ): Promise<{ imported: boolean; found: TechnologyVulnerability[][] }>;
 }): VulnerabilitiesOf {
   return async (components: readonly SbomComponent[]) => {
-    if (!(await exposure.hasData())) return null;
+    const { imported, found } = await exposure.vulnerabilitiesOfAll(
+      components.map((c) => ({ slug: c.slug, version: c.version ?? '' })),
+    );
+    if (!imported) return null;
     const out = new Map<string, SbomVulnerability[]>();
-    for (const component of components) {
-      const found = await exposure.vulnerabilitiesOf(component.slug, component.version ?? '');
-      if (found.length > 0) out.set(component.ref, found.map(sbomVulnerabilityOf));
-    }
+    components.forEach((component, i) => {
+      if (found[i].length > 0) out.set(component.ref, found[i].map(sbomVulnerabilityOf));
+    });
     return out;
   };
 }

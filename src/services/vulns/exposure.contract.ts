@@ -27,6 +27,10 @@ const vulnerabilityIdField = (description: string) =>
     description,
   });
 
+/** The reverse query's `match`: the sites running an affected version, those possibly affected, or both. */
+export const SITE_MATCHES = ['certain', 'possible', 'any'] as const;
+export type SiteMatches = (typeof SITE_MATCHES)[number];
+
 /** The filters and paging of the reverse query (also GraphQL's Vulnerability.affectedSites). */
 export const ExposedSitesPaging = {
   countries: field.uniqueList(
@@ -37,6 +41,11 @@ export const ExposedSitesPaging = {
   ),
   rank: field.choice(TREND_RANKS, {
     description: 'Only sites whose traffic rank is within this top (1000, 10000, 100000 or 1000000)',
+  }),
+  match: field.choice(SITE_MATCHES, {
+    description:
+      'certain (default): sites running an affected version; possible: sites running the technology with no ' +
+      'version detected, so possibly affected; any: both, each technology flagged',
   }),
   first: field.integer({
     rest: 'limit',
@@ -119,7 +128,19 @@ const ExposedSiteShape = z.strictObject({
   technologies: z
     .array(
       z
-        .strictObject({ technology: z.string(), name: z.string(), version: z.string() })
+        .strictObject({
+          technology: z.string(),
+          name: z.string(),
+          version: z
+            .string()
+            .optional()
+            .describe(
+              'The version the index holds for the site (absent only for a possible match: none detected)',
+            ),
+          match: z
+            .enum(MATCH_CERTAINTIES)
+            .describe('certain: the version is in an affected range; possible: no version was detected'),
+        })
         .meta({ graphqlType: 'ExposedSiteTechnology' }),
     )
     .describe('The affected technologies it runs, with the versions'),

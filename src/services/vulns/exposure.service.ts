@@ -7,19 +7,29 @@ import type { Caller } from '../platform/caller';
 import type { MeteringService } from '../platform/metering.service';
 import { fingerprintsOf, type EngineSource } from '../fingerprints/engine-source';
 import type { StoredSiteReader } from '../lookup/stored-site-reader';
-import { fixedVersionsOf, matchVersion, type AffectedSpec, type MatchCertainty } from './affected-ranges';
+import {
+  fixedVersionsOf,
+  isAffected,
+  matchVersion,
+  type AffectedSpec,
+  type MatchCertainty,
+} from './affected-ranges';
 import type {
   ExposedSitesPage,
   ExposureItem,
+  SiteMatches,
   TechnologyVulnerability,
   Vulnerability,
 } from './exposure.contract';
 import { productKeysFor, technologiesForProduct } from './technology-products';
+import { isComparable } from './version-compare';
 
 /** The reverse query's filters and page. */
 export interface ExposedSitesQuery {
   countries?: string[];
   rank?: string;
+  /** Which sites: running an affected version (the default), possibly affected, or both. */
+  match?: SiteMatches;
   first: number;
   after?: string;
 }
@@ -97,22 +107,40 @@ export class ExposureService {
     this.fingerprints = fingerprintsOf(engines);
   }
 
-  /** Whether any vulnerability data has been imported (the SBOM has no VEX section without). */
-  async hasData(): Promise<boolean> {
-    return (await this.repository.newest()) !== null;
-  }
-
   /** The vulnerabilities affecting a technology at a version ('' when none was detected). */
   async vulnerabilitiesOf(slug: string, version: string): Promise<TechnologyVulnerability[]> {
-    const keys = productKeysFor(slug, this.fingerprints());
-    if (keys.length === 0) return [];
-    const rows = await this.repository.affecting(keys);
-    const byId = new Map<string, { row: VulnerabilityRow; specs: AffectedSpec[] }>();
-    for (const row of rows) {
-      const entry = byId.get(row.id) ?? { row, specs: [] };
-      entry.specs.push(JSON.parse(row.spec) as AffectedSpec);
-      byId.set(row.id, entry);
-    }
+    return (await this.vulnerabilitiesOfAll([{ slug, version }])).found[0];
+  }
+
+  /**
+   * The vulnerabilities of several technologies at their versions, read in one go (a site's
+   * exposure, an SBOM's components), in the order given; `imported` says whether any vulnerability
+   * data is imported at all (the SBOM has no VEX section without).
+   */
+  async vulnerabilitiesOfAll(
+    technologies: readonly { slug: string; version: string }[],
+  ): Promise<{ imported: boolean; found: TechnologyVulnerability[][] }> {
+    const fingerprints = this.fingerprints();
+    const keysOf = technologies.map((t) => productKeysFor(t.slug, fingerprints));
+    const { imported, rows } = await this.repository.affecting([...new Set(keysOf.flat())]);
+    const found = technologies.map((t, i) => {
+      const keys = new Set(keysOf[i]);
+      const byId = new Map<string, { row: VulnerabilityRow; specs: AffectedSpec[] }>();
+      for (const row of rows) {
+        if (!keys.has(row.product)) continue;
+        const entry = byId.get(row.id) ?? { row, specs: [] };
+        entry.specs.push(JSON.parse(row.spec) as AffectedSpec);
+        byId.set(row.id, entry);
+      }
+      return this.matchesAt(byId, t.version);
+    });
+    return { imported, found };
+  }
+
+  private matchesAt(
+    byId: Map<string, { row: VulnerabilityRow; specs: AffectedSpec[] }>,
+    version: string,
+  ): TechnologyVulnerability[] {
     const matches: (TechnologyVulnerability & { source: string })[] = [];
     for (const { row, specs } of byId.values()) {
       const results = specs.map((spec) => matchVersion(spec, version));
@@ -156,8 +184,10 @@ export class ExposureService {
     if (!site) return { url, technologies: [], errors: ['The site is not in the index'] };
     const technologies: ExposureItem['technologies'] = [];
     const fingerprints = this.fingerprints();
-    for (const t of await this.repository.liveTechnologies(site.id)) {
-      const vulnerabilities = await this.vulnerabilitiesOf(t.slug, t.version);
+    const live = await this.repository.liveTechnologies(site.id);
+    const { found } = await this.vulnerabilitiesOfAll(live);
+    for (const [i, t] of live.entries()) {
+      const vulnerabilities = found[i];
       if (vulnerabilities.length === 0) continue;
       technologies.push({
         technology: t.slug,
@@ -196,7 +226,11 @@ export class ExposureService {
     const records = await this.repository.named(id);
     if (records.length === 0) return null;
     const specsBySlug = this.specsBySlug(records);
-    return { slugs: [...specsBySlug.keys()], pairs: await this.affectedPairs(specsBySlug, possible) };
+    const pairs = await this.affectedPairs(specsBySlug);
+    return {
+      slugs: [...specsBySlug.keys()],
+      pairs: possible ? pairs : pairs.filter((pair) => pair.match === 'certain'),
+    };
   }
 
   /**
@@ -238,19 +272,16 @@ export class ExposureService {
 
   /**
    * The (technology, version) pairs of the index inside the records' ranges: per technology, the
-   * versions present in the index, each checked in the scheme (certain; with `possible` also the
-   * versions without a number, which every record of the product possibly affects).
+   * versions present in the index, each checked in the scheme (certain when inside a range); a
+   * version without a number ('' included) is a possible match of every record of the product.
    */
-  private async affectedPairs(
-    specsBySlug: Map<string, AffectedSpec[]>,
-    possible = false,
-  ): Promise<AffectedPair[]> {
+  private async affectedPairs(specsBySlug: Map<string, AffectedSpec[]>): Promise<AffectedPair[]> {
     const pairs: AffectedPair[] = [];
     for (const [slug, specs] of specsBySlug)
       for (const version of await this.repository.versionsOf(slug)) {
-        const matches = specs.map((spec) => matchVersion(spec, version));
-        if (matches.includes('certain') || (possible && matches.includes('possible')))
-          pairs.push({ slug, version });
+        if (!isComparable(version)) pairs.push({ slug, version, match: 'possible' });
+        else if (specs.some((spec) => isAffected(spec, version)))
+          pairs.push({ slug, version, match: 'certain' });
       }
     return pairs;
   }
@@ -270,37 +301,38 @@ export class ExposureService {
     );
   }
 
-  /** A page of the sites running any of the pairs, in site id order. */
+  /** A page of the sites running any of the pairs the query's `match` asks for, in site id order. */
   async page(
     pairs: AffectedPair[],
     query: ExposedSitesQuery,
   ): Promise<Pick<ExposedSitesPage, 'sites' | 'moreAfter'>> {
-    const take = query.first + 1;
-    const rows = await this.repository.runningSites({
-      versions: pairs,
+    const wanted = query.match ?? 'certain';
+    const versions = pairs.filter((p) => wanted === 'any' || p.match === wanted);
+    const matchOf = new Map(versions.map((p) => [`${p.slug}\n${p.version}`, p.match]));
+    const { rows, more } = await this.repository.runningSites({
+      versions,
       countries: query.countries ?? [],
       maxRank: query.rank ? Number(query.rank) : null,
       afterSiteId: query.after ? Number(query.after) : 0,
-      take,
+      sites: query.first,
     });
-    // Rows come per pair: a site is complete only below the first site id the cut may have split.
-    const cut = rows.length > take ? rows[take].siteId : Infinity;
     const fingerprints = this.fingerprints();
     const sites: ExposedSitesPage['sites'] = [];
-    const ids: number[] = [];
+    let last = 0;
     for (const row of rows) {
-      if (row.siteId >= cut) break;
+      const match = matchOf.get(`${row.slug}\n${row.version}`) ?? 'certain';
       const technology = {
         technology: row.slug,
         name: fingerprints.technologyBySlug(row.slug)?.name ?? row.slug,
-        version: row.version,
+        // Published as the per-URL answer does: no version when none was detected.
+        ...(row.version !== '' ? { version: row.version } : {}),
+        match,
       };
-      if (ids[ids.length - 1] === row.siteId) {
+      if (last === row.siteId) {
         sites[sites.length - 1].technologies.push(technology);
         continue;
       }
-      if (sites.length === query.first) break;
-      ids.push(row.siteId);
+      last = row.siteId;
       sites.push({
         domain: row.hostname,
         ...(row.country ? { country: row.country } : {}),
@@ -308,9 +340,7 @@ export class ExposureService {
         technologies: [technology],
       });
     }
-    const more =
-      sites.length === query.first ? rows.some((r) => r.siteId > ids[ids.length - 1]) : cut !== Infinity;
-    return more && ids.length > 0 ? { sites, moreAfter: String(ids[ids.length - 1]) } : { sites };
+    return more && last > 0 ? { sites, moreAfter: String(last) } : { sites };
   }
 }
 
@@ -325,4 +355,5 @@ export interface RecordMatcher {
 export interface AffectedPair {
   slug: string;
   version: string;
+  match: MatchCertainty;
 }

@@ -6,8 +6,8 @@ import { TimeColumn } from './column-types';
 @Index('uq_site_technologies', ['siteId', 'slug'], { unique: true })
 // Lead lists: candidates per technology, confirmed in a window, filtered by version, covering the site id.
 @Index('idx_site_technologies_list', ['slug', 'confirmedAt', 'versionKey', 'siteId'])
-// Exposure: the sites running one version of a technology, in site id order (migration 1764710000000).
-@Index('idx_site_technologies_slug_version', ['slug', 'version', 'siteId'])
+// Exposure: the live sites running one version of a technology, in site id order (migration 1764730000000).
+@Index('idx_site_technologies_live_version', ['slug', 'live', 'version', 'siteId'])
 export class SiteTechnologyEntity {
   @PrimaryGeneratedColumn()
   id: number;

@@ -24,6 +24,7 @@ import { TrendAggregates1764670000000 } from './1764670000000-trend-aggregates';
 import { Monitors1764680000000 } from './1764680000000-monitors';
 import { Vulnerabilities1764710000000 } from './1764710000000-vulnerabilities';
 import { VulnerabilityChanges1764720000000 } from './1764720000000-vulnerability-changes';
+import { ExposureLiveIndex1764730000000 } from './1764730000000-exposure-live-index';
 import { TrendTotals1764740000000 } from './1764740000000-trend-totals';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
@@ -54,5 +55,6 @@ export const MIGRATIONS = [
   Monitors1764680000000,
   Vulnerabilities1764710000000,
   VulnerabilityChanges1764720000000,
+  ExposureLiveIndex1764730000000,
   TrendTotals1764740000000,
 ];

@@ -203,7 +203,7 @@ describe('vulnerability import and exposure', () => {
       {
         domain: a.hostname,
         ...rankOf(a.hostname),
-        technologies: [{ technology: 'jquery', name: 'jQuery', version: '3.4.1' }],
+        technologies: [{ technology: 'jquery', name: 'jQuery', version: '3.4.1', match: 'certain' }],
       },
     ]);
     expect(jquery.body.moreAfter).toBeUndefined();
@@ -236,6 +236,27 @@ describe('vulnerability import and exposure', () => {
     expect((await get('/v2/exposure/sites/?vulnerability=CVE-2021-23337')).body.sites).toEqual([]);
     // Pages of one or two sites: one credit each; empty pages are free.
     expect(start - (await balance())).toBe(ranked.length > 0 ? 6 : 5);
+
+    // The lodash site has no version: possibly affected, listed when asked for, flagged, never certain.
+    const lodash = {
+      domain: b.hostname,
+      ...rankOf(b.hostname),
+      technologies: [{ technology: 'lodash', name: 'Lodash', match: 'possible' }],
+    };
+    const possible = await get('/v2/exposure/sites/?vulnerability=CVE-2021-23337&match=possible');
+    expect(possible.body.sites).toEqual([lodash]);
+    expect((await get('/v2/exposure/sites/?vulnerability=CVE-2021-23337&match=any')).body.sites).toEqual([
+      lodash,
+    ]);
+    // jQuery 3.4.1 on a is certain, 3.7.1 on c is outside the range: nothing possible.
+    expect((await get('/v2/exposure/sites/?vulnerability=CVE-2020-11022&match=possible')).body.sites).toEqual(
+      [],
+    );
+    expect(
+      (await get('/v2/exposure/sites/?vulnerability=CVE-2020-11022&match=any')).body.sites.map(
+        (s: any) => s.domain,
+      ),
+    ).toEqual([a.hostname]);
   });
 
   it('refuses bad input with a 400 naming the parameter, an unknown vulnerability with a 404, charging nothing', async () => {
@@ -249,6 +270,7 @@ describe('vulnerability import and exposure', () => {
       ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&after=x', 'after'],
       ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&rank=5', 'rank'],
       ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&countries=deu', 'countries'],
+      ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&match=maybe', 'match'],
       ['/v2/exposure/sites/?vulnerability=CVE-2020-11022&sort=x', 'sort'],
     ]) {
       const res = await get(path);
@@ -291,10 +313,16 @@ describe('vulnerability import and exposure', () => {
       `query ($id: String!, $domain: String!) {
         vulnerability(id: $id) { id aliases severity score summary affectedSites(first: 10) { sites { domain } moreAfter } }
         site(domain: $domain) { technologies { slug version vulnerabilities { id aliases match fixedVersions } } }
+        lodash: vulnerability(id: "CVE-2021-23337") {
+          affectedSites(match: "possible") { sites { domain technologies { technology version match } } }
+        }
       }`,
       { id: 'GHSA-gxr4-xjj5-5px2', domain: a.hostname },
     );
     expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.lodash.affectedSites.sites).toEqual([
+      { domain: b.hostname, technologies: [{ technology: 'lodash', version: null, match: 'possible' }] },
+    ]);
     expect(res.body.data.vulnerability).toMatchObject({
       id: 'GHSA-gxr4-xjj5-5px2',
       aliases: ['CVE-2020-11022'],
@@ -305,5 +333,171 @@ describe('vulnerability import and exposure', () => {
     expect(jquery.vulnerabilities).toEqual([
       { id: 'CVE-2020-11022', aliases: ['GHSA-gxr4-xjj5-5px2'], match: 'certain', fixedVersions: ['3.5.0'] },
     ]);
+  });
+
+  it('pages the reverse query exactly as one unpaged read, with rank and country filters, certain and possible', async () => {
+    // A synthetic slice of index written directly: 160 sites with jQuery versions inside, outside and
+    // without a version, some rows no longer live, some with WordPress too; ranks on most of them.
+    const db = services().db;
+    const when = db.dialect === 'sqlite' ? '2026-11-27 00:00:00.000' : new Date('2026-11-27T00:00:00Z');
+    const jqueryVersions = ['1.12.4', '3.4.1', '3.7.1', '', '2.2.4', 'beta', '3.5.0'];
+    const planned: {
+      host: string;
+      rank: number | null;
+      country: string;
+      techs: [string, string, boolean][];
+    }[] = [];
+    for (let n = 0; n < 160; n++) {
+      const techs: [string, string, boolean][] = [];
+      if (n % 9 !== 4) techs.push(['jquery', jqueryVersions[(n * 5) % jqueryVersions.length], n % 17 !== 3]);
+      if (n % 4 === 1) techs.push(['wordpress', n % 8 === 1 ? '6.4.2' : '', true]);
+      planned.push({
+        host: `exposure-${n}.example`,
+        rank: n % 5 === 0 ? null : ((n * 7919) % 1500) + 1,
+        country: ['DE', 'FR', 'US'][n % 3],
+        techs,
+      });
+    }
+    for (const site of planned)
+      await db.query(
+        'INSERT INTO sites (hostname, domain, tld, is_subdomain, language, languages, country, hits, traffic_rank, ' +
+          'rank_source, language_count, sets_mask, enriched_at, crawl_attempted_at, first_seen_at, last_analyzed_at) ' +
+          "VALUES (?, ?, '.example', ?, 'en', '[]', ?, 0, ?, ?, 1, 0, ?, ?, ?, ?)",
+        [
+          site.host,
+          site.host,
+          false,
+          site.country,
+          site.rank,
+          site.rank === null ? null : 'import',
+          when,
+          when,
+          when,
+          when,
+        ],
+      );
+    const idOf = new Map(
+      (
+        await db.query<{ id: number; hostname: string }[]>(
+          "SELECT id, hostname FROM sites WHERE tld = '.example'",
+        )
+      ).map((r) => [r.hostname, Number(r.id)]),
+    );
+    for (const site of planned)
+      for (const [slug, version, live] of site.techs)
+        await db.query(
+          'INSERT INTO site_technologies (site_id, slug, name, version, version_key, versions, confidence, root_path, ' +
+            "first_seen_at, confirmed_at, live) VALUES (?, ?, ?, ?, '', '[]', 100, ?, ?, ?, ?)",
+          [idOf.get(site.host), slug, slug, version, true, when, when, live],
+        );
+    // One record over both technologies: jQuery below 3.5.0, WordPress up to 6.4.2.
+    const at = new Date('2026-11-27T00:00:00Z');
+    await services().vulnerabilities.repository.writeBatch(
+      [
+        {
+          id: 'CVE-2099-0001',
+          source: 'nvd',
+          summary: 'synthetic',
+          severity: null,
+          scoreTenths: null,
+          vector: null,
+          publishedAt: at,
+          modifiedAt: at,
+          references: [],
+          aliases: [],
+          products: [
+            {
+              product: 'cpe:jquery:jquery',
+              spec: JSON.stringify({
+                kind: 'cpe',
+                version: '*',
+                startIncluding: '1.0',
+                endExcluding: '3.5.0',
+              }),
+            },
+            {
+              product: 'cpe:wordpress:wordpress',
+              spec: JSON.stringify({ kind: 'cpe', version: '*', endIncluding: '6.4.2' }),
+            },
+          ],
+        },
+      ],
+      at,
+    );
+    const stored = new Map(
+      (
+        await db.query<
+          { id: number; hostname: string; country: string | null; traffic_rank: number | null }[]
+        >('SELECT id, hostname, country, traffic_rank FROM sites')
+      ).map((r) => [
+        Number(r.id),
+        { ...r, traffic_rank: r.traffic_rank === null ? null : Number(r.traffic_rank) },
+      ]),
+    );
+    const technologies = await db.query<{ site_id: number; slug: string; version: string; live: unknown }[]>(
+      'SELECT site_id, slug, version, live FROM site_technologies',
+    );
+    const affected = (slug: string, version: string) =>
+      slug === 'jquery'
+        ? ['1.12.4', '3.4.1', '2.2.4'].includes(version)
+        : slug === 'wordpress' && ['6.4.2'].includes(version);
+    const reference = (match: string, rank: number | null, countries: string[]) => {
+      const bySite = new Map<number, string[]>();
+      for (const t of technologies) {
+        if (!['jquery', 'wordpress'].includes(t.slug) || !Number(t.live)) continue;
+        const possible = !/\d/.test(t.version);
+        const certain = !possible && affected(t.slug, t.version);
+        if (!((match !== 'possible' && certain) || (match !== 'certain' && possible))) continue;
+        const site = stored.get(Number(t.site_id))!;
+        if (rank !== null && (site.traffic_rank === null || site.traffic_rank > rank)) continue;
+        if (countries.length > 0 && !countries.includes(site.country ?? '')) continue;
+        const list = bySite.get(Number(t.site_id)) ?? [];
+        list.push(`${t.slug}@${t.version}:${certain ? 'certain' : 'possible'}`);
+        bySite.set(Number(t.site_id), list);
+      }
+      return [...bySite.keys()]
+        .sort((x, y) => x - y)
+        .map((id) => `${stored.get(id)!.hostname} ${bySite.get(id)!.sort().join(',')}`);
+    };
+    // Its own account: every page is charged (1 credit per 10 sites).
+    const { apiKey: key } = await service.createAccount({ plan: 'large', credits: 100_000 });
+    const read = (site: any) =>
+      `${site.domain} ${site.technologies
+        .map((t: any) => `${t.technology}@${t.version ?? ''}:${t.match}`)
+        .sort()
+        .join(',')}`;
+    for (const match of ['certain', 'possible', 'any'])
+      for (const [rank, countries] of [
+        [null, []],
+        [1000, []],
+        [10000, ['DE', 'FR']],
+      ] as [number | null, string[]][]) {
+        const filters =
+          `vulnerability=CVE-2099-0001&match=${match}` +
+          (rank !== null ? `&rank=${rank}` : '') +
+          (countries.length > 0 ? `&countries=${countries.join(',')}` : '');
+        const expected = reference(match, rank, countries);
+        expect(expected.length).toBeGreaterThan(5);
+        const whole = (await get(`/v2/exposure/sites/?${filters}&limit=1000`, key)).body;
+        expect([filters, whole.sites.map(read)]).toEqual([filters, expected]);
+        expect(whole.moreAfter).toBeUndefined();
+        // Small pages read each pair's range; larger ones the ranked sites first (the plan follows the sizes).
+        for (const limit of [2, 11, 60]) {
+          const pages: string[] = [];
+          let after: string | undefined;
+          for (let guard = 0; guard < 500; guard++) {
+            const page = (
+              await get(`/v2/exposure/sites/?${filters}&limit=${limit}${after ? `&after=${after}` : ''}`, key)
+            ).body;
+            expect(page.sites.length).toBeLessThanOrEqual(limit);
+            pages.push(...page.sites.map(read));
+            after = page.moreAfter;
+            if (!after) break;
+            // Every page but the last is full.
+            expect(page.sites.length).toBe(limit);
+          }
+          expect([filters, limit, pages]).toEqual([filters, limit, expected]);
+        }
+      }
   });
 });
