@@ -1,3 +1,4 @@
+import { abortable } from '../platform/abortable';
 import { pause } from './host-slots';
 
 /**
@@ -55,13 +56,12 @@ export class MemoryHostPacer implements HostPacer {
     signal?.throwIfAborted();
     const key = host.toLowerCase();
     if (this.hosts.size >= SWEEP_AT) this.sweep(this.clock.now());
-    let queue = this.hosts.get(key);
-    if (!queue) this.hosts.set(key, (queue = { sent: [], tail: Promise.resolve(), waiting: 0 }));
-    const queued = queue;
-    queued.waiting++;
+    const queue = this.hosts.get(key) ?? { sent: [], tail: Promise.resolve(), waiting: 0 };
+    this.hosts.set(key, queue);
+    queue.waiting++;
     // Requests of a host are let go in the order they asked, one decision at a time.
-    const turn = queued.tail.then(() => (signal?.aborted ? undefined : this.letGo(queued, signal)));
-    queued.tail = turn.catch(() => undefined).finally(() => void queued.waiting--);
+    const turn = queue.tail.then(() => (signal?.aborted ? undefined : this.letGo(queue, signal)));
+    queue.tail = turn.catch(() => undefined).finally(() => void queue.waiting--);
     return signal ? abortable(turn, signal) : turn;
   }
 
@@ -90,22 +90,4 @@ export class MemoryHostPacer implements HostPacer {
       if (queue.waiting === 0 && last + PACING_WINDOW_MS <= now) this.hosts.delete(name);
     }
   }
-}
-
-/** `work`, or its rejection as soon as `signal` aborts (the request stops waiting for its turn). */
-function abortable(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

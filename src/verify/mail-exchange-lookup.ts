@@ -1,6 +1,6 @@
 import { promises as dns, NODATA, NOTFOUND } from 'node:dns';
 import { isIP } from 'node:net';
-import { abortable } from './abortable';
+import { abortable } from '../platform/abortable';
 
 /** Where mail for a domain goes, or why it cannot go anywhere. */
 export type MailExchangeLookup =

@@ -1,7 +1,8 @@
 /**
  * Settles with `promise`, or rejects with the signal's reason as soon as the signal aborts.
- * Used where the underlying operation cannot be cancelled on its own (a query on a shared
- * node:dns Resolver), so that the verification's overall time bound still holds.
+ * Used where the underlying operation cannot be cancelled on its own: a query on a shared
+ * node:dns Resolver (the verification's time bound), a host pacer's queued turn (the request
+ * stops waiting; the turn is skipped when it comes).
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
