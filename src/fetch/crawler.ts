@@ -7,6 +7,7 @@ import type { HostBackoffStore } from './host-backoff';
 import { systemPacerClock, type PacerClock } from './host-pacing';
 import { AssetCache } from './asset-cache';
 import { fetchPage, FetchedPage, FetchPageOptions, SiteFacts } from './page-fetcher';
+import { robotsUrlOf } from './robots-fetcher';
 import { isSameCrawlHost } from './site-scope';
 
 /** The spec's crawl limit: a setting may lower it, never raise it. */
@@ -146,9 +147,7 @@ export async function crawlSite(startUrl: string, options: CrawlOptions = {}): P
 
     const siteUrl = first.page.input.url;
     const userAgent = robotsProductToken(client.userAgent);
-    const robots = siteFacts.robots
-      ? robotsParser(new URL('/robots.txt', siteUrl).href, siteFacts.robots)
-      : undefined;
+    const robots = siteFacts.robots ? robotsParser(robotsUrlOf(siteUrl), siteFacts.robots) : undefined;
     const crawlDelayMs = boundedCrawlDelayMs(robots?.getCrawlDelay(userAgent), options.maxCrawlDelaySeconds);
     let disallowed = 0;
     const admit = (link: string): boolean => {
