@@ -70,29 +70,28 @@ export class PageValidatorStore implements PageMemory {
     at: Date,
     robots?: RobotsToRemember,
   ): Promise<void> {
-    const rows = new Map<string, Partial<PageValidatorEntity>>();
     // A robots.txt that cannot be remembered (too large, or no longer sent with validators) must
     // not leave its last remembered copy behind: a 304 to stale validators would bring it back.
     const forget: string[] = [];
+    const entries: (RememberedPage & { requestedUrl: string })[] = [];
     if (robots && (robots.etag || robots.lastModified) && robots.body.length <= MAX_REMEMBERED_ROBOTS_CHARS) {
-      rows.set(hashOf(robots.url), {
-        urlHash: hashOf(robots.url),
-        siteId,
-        etag: robots.etag ?? null,
-        lastModified: robots.lastModified ?? null,
-        data: JSON.stringify({
-          url: robots.url,
-          links: [],
-          hostnames: [],
-          languages: [],
-          payload: { robots: robots.body },
-        }),
-        updatedAt: at,
+      const { url, etag, lastModified, body } = robots;
+      entries.push({
+        requestedUrl: url,
+        url,
+        etag,
+        lastModified,
+        links: [],
+        hostnames: [],
+        languages: [],
+        payload: { robots: body },
       });
     } else if (robots) forget.push(hashOf(robots.url));
-    for (const page of pages) {
-      if (!page.etag && !page.lastModified) continue;
-      const { requestedUrl, etag, lastModified, url, links, hostnames, languages, payload } = page;
+    entries.push(...pages);
+    const rows = new Map<string, Partial<PageValidatorEntity>>();
+    for (const entry of entries) {
+      if (!entry.etag && !entry.lastModified) continue;
+      const { requestedUrl, etag, lastModified, url, links, hostnames, languages, payload } = entry;
       rows.set(hashOf(requestedUrl), {
         urlHash: hashOf(requestedUrl),
         siteId,
