@@ -14,10 +14,18 @@
  * 100 and 1000, the rare vulnerability, and the possibly affected sites (jquery without a version);
  * p50 and p99 ms.
  *
+ * On MariaDB the index is built with the bulk load of bench/mariadb-bulk-load.ts, jquery's versions
+ * included (before the secondary indexes are built), and each case's statements can also be timed
+ * by the server (ANALYZE FORMAT=JSON), which the machine's load sways less than the wall time.
+ *
  *   npm run bench:exposure  (EXPOSURE_BENCH_SITES=1000000, EXPOSURE_BENCH_REQUESTS=300,
  *     EXPOSURE_BENCH_DATABASES=sqlite,mariadb, EXPOSURE_BENCH_MARIADB_URL=mysql://root@127.0.0.1:3306/,
- *     EXPOSURE_BENCH_SQLITE_FILE=/path/exposure.db: SQLite only, kept afterwards and reused when it
- *     already holds the index, so that a change can be measured before and after on the same data)
+ *     EXPOSURE_BENCH_KEEP=1 to keep the built index (`exposure_bench_keep_<sites>` on MariaDB,
+ *     `exposure-bench-keep-<sites>.db` in the temporary directory for SQLite) and reuse it next time,
+ *     so that a change can be measured before and after on the same data;
+ *     EXPOSURE_BENCH_SQLITE_FILE=/path/exposure.db: SQLite only, kept and reused the same way;
+ *     EXPOSURE_BENCH_ANALYZE=3: MariaDB only, after the mix, that many requests of each case with
+ *     every statement run as ANALYZE FORMAT=JSON, the server's time summed per request)
  */
 import './crawl/quiet-logs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +35,8 @@ import { loadConfig } from '../src/platform/config';
 import { buildServices } from '../src/services/services';
 import type { AffectedSpec } from '../src/services/vulns/affected-ranges';
 import { Database } from '../src/storage/database';
-import { withMariaDbDatabase } from './mariadb-scratch';
+import type { BulkQuery } from './mariadb-bulk-load';
+import { describeBufferPool, keptMariaDbDatabase, withMariaDbDatabase } from './mariadb-scratch';
 import { buildSyntheticIndex } from './synthetic-index';
 
 const SITES = Math.max(1000, Number(process.env.EXPOSURE_BENCH_SITES ?? 1_000_000));
@@ -35,6 +44,9 @@ const REQUESTS = Math.max(20, Number(process.env.EXPOSURE_BENCH_REQUESTS ?? 300)
 const DATABASES = (process.env.EXPOSURE_BENCH_DATABASES ?? 'sqlite,mariadb').split(',').map((d) => d.trim());
 const MARIADB = process.env.EXPOSURE_BENCH_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306/';
 const SQLITE_FILE = process.env.EXPOSURE_BENCH_SQLITE_FILE;
+/** Keep the built index and reuse it in the next run of the same size. */
+const KEEP = process.env.EXPOSURE_BENCH_KEEP === '1';
+const ANALYZED = Math.max(0, Number(process.env.EXPOSURE_BENCH_ANALYZE ?? 0));
 
 const load = () =>
   loadavg()
@@ -77,12 +89,13 @@ const RELEASES = [
   '3.2',
 ];
 
-async function prepare(db: Database, popular: string): Promise<void> {
+/** Makes the most common technology jquery and gives its rows the releases' spread. */
+async function prepare(q: BulkQuery, popular: string): Promise<void> {
   const t = performance.now();
   if (popular !== 'jquery') {
-    await db.query("UPDATE site_technologies SET slug = '__jquery' WHERE slug = 'jquery'");
-    await db.query("UPDATE site_technologies SET slug = 'jquery' WHERE slug = ?", [popular]);
-    await db.query("UPDATE site_technologies SET slug = ? WHERE slug = '__jquery'", [popular]);
+    await q("UPDATE site_technologies SET slug = '__jquery' WHERE slug = 'jquery'");
+    await q("UPDATE site_technologies SET slug = 'jquery' WHERE slug = ?", [popular]);
+    await q("UPDATE site_technologies SET slug = ? WHERE slug = '__jquery'", [popular]);
   }
   // Weights 1..n over the releases (later ones more common), 15% without a version.
   const total = (RELEASES.length * (RELEASES.length + 1)) / 2;
@@ -92,18 +105,16 @@ async function prepare(db: Database, popular: string): Promise<void> {
     upTo += i + 1;
     cases.push(`WHEN (site_id * 7919) % ${total} < ${upTo} THEN '${version}'`);
   });
-  await db.query(
+  await q(
     `UPDATE site_technologies SET version = CASE WHEN site_id % 20 < 3 THEN '' ${cases.join(' ')} ELSE '' END ` +
       "WHERE slug = 'jquery'",
   );
-  const [{ n }] = await db.query<{ n: number }[]>(
-    "SELECT COUNT(*) AS n FROM site_technologies WHERE slug = 'jquery'",
-  );
+  const [{ n }] = (await q("SELECT COUNT(*) AS n FROM site_technologies WHERE slug = 'jquery'")) as {
+    n: number | string;
+  }[];
   console.log(
     `jquery on ${Number(n)} sites, ${RELEASES.length} versions; prepared in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
-  if (db.dialect === 'sqlite') await db.query('ANALYZE');
-  else await db.query('ANALYZE TABLE site_technologies');
 }
 
 const cpe = (spec: Omit<Extract<AffectedSpec, { kind: 'cpe' }>, 'kind'>): string =>
@@ -114,21 +125,41 @@ async function measure(databaseUrl: string): Promise<void> {
   const db = await Database.open(databaseUrl);
   const services = await buildServices(config, db);
   try {
-    const [{ built }] = await db.query<{ built: number }[]>('SELECT COUNT(*) AS built FROM vulnerabilities');
-    if (Number(built) > 0) {
+    if (await keptBuild(db)) {
       // Opening it ran any newer migration: its indexes need the planner's statistics too.
       const t = performance.now();
       await db.query(db.dialect === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE sites, site_technologies');
       console.log(
         `reusing the index of ${databaseUrl} (analysed in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
       );
-    } else await prepare(db, (await buildSyntheticIndex(db, services.engine.fingerprints, SITES)).slugs[0]);
-    if (Number(built) === 0) await writeRecords(services);
+    } else {
+      await buildSyntheticIndex(db, services.engine.fingerprints, SITES, (q, plan) =>
+        prepare(q, plan.slugs[0]),
+      );
+      // The records last: a database holding them holds a whole build.
+      await writeRecords(services);
+    }
+    if (db.dialect === 'mysql') console.log(`MariaDB: ${await describeBufferPool(db)}`);
     await runMix(db, services);
   } finally {
     services.fingerprints.stop();
     await db.close();
   }
+}
+
+/** Whether this database holds a whole build (its records written last) of this size; refuses a half one. */
+async function keptBuild(db: Database): Promise<boolean> {
+  const [{ records }] = await db.query<{ records: number | string }[]>(
+    'SELECT COUNT(*) AS records FROM vulnerabilities',
+  );
+  const [{ sites }] = await db.query<{ sites: number | string }[]>('SELECT COUNT(*) AS sites FROM sites');
+  if (Number(records) > 0 && Number(sites) === SITES) return true;
+  if (Number(sites) > 0)
+    throw new Error(
+      `this database holds ${Number(sites)} sites and ${Number(records)} records, not a whole build of ${SITES} sites: ` +
+        'drop it (see docs/performance.md, Exposure) and run again',
+    );
+  return false;
 }
 
 async function writeRecords(services: Awaited<ReturnType<typeof buildServices>>): Promise<void> {
@@ -253,12 +284,15 @@ async function runMix(db: Database, services: Awaited<ReturnType<typeof buildSer
         sites: 0,
       },
     ];
+    const request = async (kind: (typeof mix)[number]) => {
+      const named = await services.exposure.vulnerability(kind.id);
+      return services.exposure.page(await named.pairs(), kind.query() as never);
+    };
     const all: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
       const kind = mix[i % mix.length];
       const started = performance.now();
-      const named = await services.exposure.vulnerability(kind.id);
-      const page = await services.exposure.page(await named.pairs(), kind.query() as never);
+      const page = await request(kind);
       const ms = performance.now() - started;
       kind.times.push(ms);
       kind.sites += page.sites.length;
@@ -275,7 +309,68 @@ async function runMix(db: Database, services: Awaited<ReturnType<typeof buildSer
         `  ${kind.name.padEnd(20)} p50 ${pct(kind.times, 0.5).toFixed(1)} ms, p99 ${pct(kind.times, 0.99).toFixed(1)} ms, ` +
           `${(kind.sites / kind.times.length).toFixed(0)} sites a page`,
       );
+    if (ANALYZED > 0 && db.dialect === 'mysql') {
+      console.log(
+        `server time (ANALYZE FORMAT=JSON, summed over a request's statements), ${ANALYZED} requests each:`,
+      );
+      for (const kind of mix) {
+        const served = await serverTimes(db, ANALYZED, () => request(kind));
+        console.log(
+          `  ${kind.name.padEnd(20)} ${served.requests.map((ms) => ms.toFixed(1)).join(' / ')} ms; ` +
+            `slowest statement ${served.slowest.ms.toFixed(1)} ms: ${served.slowest.sql.slice(0, 160)}`,
+        );
+      }
+    }
   }
+}
+
+/**
+ * Runs `request` `times` times with every SELECT it issues first run as ANALYZE FORMAT=JSON (then
+ * for its rows as usual): per request the server's optimisation and execution time of its
+ * statements, and the slowest statement seen.
+ */
+async function serverTimes(
+  db: Database,
+  times: number,
+  request: () => Promise<unknown>,
+): Promise<{ requests: number[]; slowest: { ms: number; sql: string } }> {
+  const plain = db.query.bind(db);
+  const requests: number[] = [];
+  let slowest = { ms: 0, sql: '' };
+  let spent = 0;
+  db.query = (async (sql: string, parameters: unknown[] = []) => {
+    if (/^\s*SELECT/i.test(sql)) {
+      const [row] = await plain<Record<string, string>[]>(`ANALYZE FORMAT=JSON ${sql}`, parameters);
+      const ms = serverMs(JSON.parse(Object.values(row)[0]) as AnalyzeNode);
+      spent += ms;
+      if (ms > slowest.ms) slowest = { ms, sql };
+    }
+    return plain(sql, parameters);
+  }) as Database['query'];
+  try {
+    for (let i = 0; i < times; i++) {
+      spent = 0;
+      await request();
+      requests.push(spent);
+    }
+  } finally {
+    db.query = plain;
+  }
+  return { requests, slowest };
+}
+
+interface AnalyzeNode {
+  query_optimization?: { r_total_time_ms?: number };
+  query_block?: { r_total_time_ms?: number; union_result?: { query_specifications?: AnalyzeNode[] } };
+}
+
+/** Optimisation and execution time of one ANALYZE (a UNION's: its parts' execution times summed). */
+function serverMs(analyze: AnalyzeNode): number {
+  const block = analyze.query_block;
+  const parts = block?.union_result?.query_specifications ?? [];
+  const executed =
+    block?.r_total_time_ms ?? parts.reduce((sum, part) => sum + (part.query_block?.r_total_time_ms ?? 0), 0);
+  return (analyze.query_optimization?.r_total_time_ms ?? 0) + executed;
 }
 
 async function main(): Promise<void> {
@@ -288,7 +383,12 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'exposure-bench-'));
   try {
     for (const database of DATABASES) {
-      if (database === 'sqlite') await measure(`sqlite:${join(dir, 'exposure.db')}`);
+      if (database === 'sqlite')
+        await measure(
+          `sqlite:${KEEP ? join(tmpdir(), `exposure-bench-keep-${SITES}.db`) : join(dir, 'exposure.db')}`,
+        );
+      else if (database === 'mariadb' && KEEP)
+        await measure(await keptMariaDbDatabase(MARIADB, `exposure_bench_keep_${SITES}`));
       else if (database === 'mariadb')
         await withMariaDbDatabase(MARIADB, 'exposure_bench', (url) => measure(url));
       else throw new Error(`EXPOSURE_BENCH_DATABASES: unknown database ${database}`);
