@@ -10,7 +10,8 @@ export interface WindowQuery {
   siteValues: unknown[];
 }
 
-export interface WindowMatch {
+/** A site running one of the pairs (the reverse query's matches, by any plan). */
+export interface SiteMatch {
   siteId: number;
   slug: string;
   version: string;
@@ -29,8 +30,8 @@ const ESTIMATE_MARGIN = 1.5;
  * idx_site_technologies_live_version per pair, read from the index alone), the windows growing
  * with the density of matches until more than a page of sites is known. The page then reads about
  * as many rows as it returns, where a take of `page + 1` rows per pair read pairs × page rows, each
- * sent over the wire and decoded (a page of 1,000 of a record with 44 versions: 44,000 rows to keep
- * 1,000); SQLite, in-process, reads its per-pair takes at a seek each.
+ * sent over the wire and decoded to keep one page (figures: docs/performance.md, Exposure); SQLite,
+ * in-process, reads its per-pair takes at a seek each.
  *
  * A window is read whole, so every site up to its end is known with all its pairs; each row's pair
  * is named by the server (FIELD over the technology's versions, the column's own comparison, as
@@ -39,7 +40,7 @@ const ESTIMATE_MARGIN = 1.5;
 export async function matchesByWindow(
   db: Database,
   query: WindowQuery,
-): Promise<{ ids: number[]; matches: WindowMatch[]; more: boolean }> {
+): Promise<{ ids: number[]; matches: SiteMatch[]; more: boolean }> {
   const bySlug = new Map<string, string[]>();
   for (const v of query.versions) bySlug.set(v.slug, [...(bySlug.get(v.slug) ?? []), v.version]);
   const slugs = [...bySlug.keys()];
@@ -57,7 +58,7 @@ export async function matchesByWindow(
 
   const [{ top }] = await db.query<{ top: number | string | null }[]>('SELECT MAX(id) AS top FROM sites');
   const last = Number(top ?? 0);
-  const bySite = new Map<number, WindowMatch[]>();
+  const bySite = new Map<number, SiteMatch[]>();
   let from = query.afterSiteId;
   let width = FIRST_WINDOW_PER_SITE * (query.sites + 1);
   while (bySite.size <= query.sites && from < last) {
@@ -86,7 +87,7 @@ export async function matchesByWindow(
   const known = [...bySite.keys()].sort((a, b) => a - b);
   const ids = known.slice(0, query.sites);
   const order = new Map(query.versions.map((v, n) => [`${v.slug}\n${v.version}`, n]));
-  const rank = (m: WindowMatch) => order.get(`${m.slug}\n${m.version}`)!;
+  const rank = (m: SiteMatch) => order.get(`${m.slug}\n${m.version}`)!;
   return {
     ids,
     matches: ids.flatMap((id) => bySite.get(id)!.sort((a, b) => rank(a) - rank(b))),
