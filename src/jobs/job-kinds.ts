@@ -13,6 +13,7 @@ export const JobKinds = {
   datasetQuote: 'dataset.quote',
   datasetBuild: 'dataset.build',
   emailSend: 'email.send',
+  vulnerabilityChanges: 'vulnerability.changes',
 } as const;
 
 export type JobKind = (typeof JobKinds)[keyof typeof JobKinds];

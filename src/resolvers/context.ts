@@ -5,6 +5,7 @@ import type { EnrichmentFields } from '../services/analysis/enrichment-fields';
 import type { CatalogueTechnology } from '../services/catalogue/catalogue.service';
 import type { TechnologyTimeline } from '../services/changes/change-feed.service';
 import type { SiteHistoryMonth } from '../services/site-graph/site-graph.service';
+import type { TechnologyVulnerability } from '../services/vulns/exposure.contract';
 import { AppError, AuthError } from '../errors';
 import { logger } from '../platform/logger';
 import type { Caller } from '../services/platform/caller';
@@ -33,6 +34,17 @@ export interface Loaders {
   siteHistory: DataLoader<{ siteId: number; months: number }, SiteHistoryMonth[], string>;
   /** The catalogue entry of a technology (null: not in the loaded fingerprints). */
   catalogueTechnology: DataLoader<string, CatalogueTechnology | null>;
+  /**
+   * The vulnerabilities of a technology at a version ('' when none was detected): every technology
+   * of every site in the answer matched against the records read in one statement.
+   */
+  technologyVulnerabilities: DataLoader<TechnologyVersion, TechnologyVulnerability[], string>;
+}
+
+/** A technology at the version a site runs ('' when none was detected). */
+export interface TechnologyVersion {
+  slug: string;
+  version: string;
 }
 
 export interface GraphQLContext {
@@ -91,6 +103,11 @@ function createLoaders(services: Services): Loaders {
     ),
     catalogueTechnology: new DataLoader((slugs: readonly string[]) =>
       services.catalogue.technologiesBySlug(slugs),
+    ),
+    technologyVulnerabilities: new DataLoader(
+      async (keys: readonly TechnologyVersion[]) =>
+        (await services.exposure.vulnerabilitiesOfAll(keys)).found,
+      { cacheKeyFn: (k) => `${k.slug}\n${k.version}` },
     ),
   };
 }

@@ -100,6 +100,10 @@ export class SiteTechnologyExposureResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<TechnologyVulnerability[]> {
     if (!technology.live) return [];
-    return ctx.services.exposure.vulnerabilitiesOf(technology.slug, technology.version ?? '');
+    // Batched: one read of the records for all the technologies of all the sites in the answer.
+    return ctx.loaders.technologyVulnerabilities.load({
+      slug: technology.slug,
+      version: technology.version ?? '',
+    });
   }
 }

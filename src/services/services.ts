@@ -138,6 +138,8 @@ export interface Services {
   vulnerabilities: VulnerabilityService;
   /** Sites' exposure and the reverse query (GET /v2/exposure/, /v2/exposure/sites/, GraphQL). */
   exposure: ExposureService;
+  /** Monitors' vulnerability changes: scheduled by each import batch, recorded by a job (the worker). */
+  vulnerabilityChanges: VulnerabilityChangeRecorder;
   /** GET /v2/sbom/: a site's SBOM from the index. */
   sbom: SbomService;
   lookupV2: LookupV2Service;
@@ -335,10 +337,12 @@ export async function buildServices(
   const vulnerabilities = new VulnerabilityService(db);
   const exposure = new ExposureService(vulnerabilities.repository, storedSites, metering, engines);
   const lists = new LeadListService(db, queue, callbacks, credits, events, engines, config, plans, exposure);
-  // Monitors' vulnerability changes: after each batch an import writes, the watched sites it makes
-  // affected get a change, called back and published like an analysis's.
+  // Monitors' vulnerability changes: each batch an import writes enqueues, in its transaction, the
+  // job that gives the watched sites it makes affected a change, called back and published like an
+  // analysis's.
   const vulnerabilityChanges = new VulnerabilityChangeRecorder(
     db,
+    queue,
     exposure,
     engines,
     (m, recorded) => monitors.deliverWithin(m, recorded),
@@ -346,9 +350,7 @@ export async function buildServices(
       for (const change of recorded) events.publish(TOPICS.technologyChanged, change);
     },
   );
-  vulnerabilities.onRecordsWritten(async (ids) => {
-    await vulnerabilityChanges.recordFor(ids);
-  });
+  vulnerabilities.onRecordsWritten((m, ids) => vulnerabilityChanges.schedule(m, ids));
   const sbom = new SbomService(
     storedSites,
     siteIndex,
@@ -409,6 +411,7 @@ export async function buildServices(
     storedSites,
     vulnerabilities,
     exposure,
+    vulnerabilityChanges,
     sbom,
     lookupV2,
     trafficRanks: new TrafficRankService(db),

@@ -7,6 +7,7 @@ import { createDatasetBuildHandler, createDatasetQuoteHandler, createEmailHandle
 import { createLeadListFilesHandler, createLeadListHandler } from './lead-list.worker';
 import { createSiteIndexHandler } from './site-index.worker';
 import { createSubdomainDiscoveryHandler } from './subdomain-discovery.worker';
+import { createVulnerabilityChangesHandler } from './vulnerability-changes.worker';
 
 /** What the service's job handlers need: the service graph, plus the callback HTTP client. */
 export interface JobHandlerDependencies {
@@ -40,5 +41,9 @@ export function registerJobHandlers(
   registry.register(JobKinds.datasetQuote, createDatasetQuoteHandler(services.datasets));
   registry.register(JobKinds.datasetBuild, createDatasetBuildHandler(services.datasets));
   registry.register(JobKinds.emailSend, createEmailHandler(services.mailer));
+  registry.register(
+    JobKinds.vulnerabilityChanges,
+    createVulnerabilityChangesHandler(services.vulnerabilityChanges),
+  );
   return registry;
 }

@@ -107,15 +107,11 @@ export class ExposureService {
     this.fingerprints = fingerprintsOf(engines);
   }
 
-  /** The vulnerabilities affecting a technology at a version ('' when none was detected). */
-  async vulnerabilitiesOf(slug: string, version: string): Promise<TechnologyVulnerability[]> {
-    return (await this.vulnerabilitiesOfAll([{ slug, version }])).found[0];
-  }
-
   /**
-   * The vulnerabilities of several technologies at their versions, read in one go (a site's
-   * exposure, an SBOM's components), in the order given; `imported` says whether any vulnerability
-   * data is imported at all (the SBOM has no VEX section without).
+   * The vulnerabilities of several technologies at their versions ('' when none was detected), read
+   * in one go (a site's exposure, an SBOM's components, the technologies of a GraphQL answer), in
+   * the order given; `imported` says whether any vulnerability data is imported at all (the SBOM
+   * has no VEX section without).
    */
   async vulnerabilitiesOfAll(
     technologies: readonly { slug: string; version: string }[],

@@ -24,3 +24,23 @@ export async function startExposureSites(): Promise<{ a: ChangingSite; b: Changi
   );
   return { a, b, c };
 }
+
+/** A GET /v2/exposure/ item, as far as the tests of monitors' vulnerability changes read it. */
+export interface ExposureAnswerItem {
+  domain?: string;
+  technologies: { technology: string; version?: string; vulnerabilities: { id: string; match: string }[] }[];
+}
+
+/**
+ * The vulnerabilities GET /v2/exposure/ reports, one line each as a monitor's vulnerability change
+ * would say it: `host technology@version id:match`, sorted.
+ */
+export function exposureLines(items: readonly ExposureAnswerItem[]): string[] {
+  return items
+    .flatMap((item) =>
+      item.technologies.flatMap((t) =>
+        t.vulnerabilities.map((v) => `${item.domain} ${t.technology}@${t.version ?? ''} ${v.id}:${v.match}`),
+      ),
+    )
+    .sort();
+}

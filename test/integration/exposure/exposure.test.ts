@@ -8,6 +8,7 @@ import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
 import { ChangingSite, GENEROUS_FETCHES } from '../changes/changing-site';
 import { NVD_FIXTURE, OSV_FIXTURE, startExposureSites } from './exposure-sites';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
+import { statementsDuring } from '../../helpers/sql-statements';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 const NVD = NVD_FIXTURE;
@@ -332,6 +333,76 @@ describe('vulnerability import and exposure', () => {
     const jquery = res.body.data.site.technologies.find((t: any) => t.slug === 'jquery');
     expect(jquery.vulnerabilities).toEqual([
       { id: 'CVE-2020-11022', aliases: ['GHSA-gxr4-xjj5-5px2'], match: 'certain', fixedVersions: ['3.5.0'] },
+    ]);
+  });
+
+  it('reads the vulnerabilities of all the technologies of an answer’s sites together, each as read alone', async () => {
+    const TECHNOLOGIES =
+      'domain technologies { slug version live vulnerabilities { id aliases severity score match fixedVersions } }';
+    type GraphSite = {
+      domain: string;
+      technologies: { slug: string; version: string | null; live: boolean; vulnerabilities: unknown[] }[];
+    };
+    /** The answer's sites, and the reads of vulnerability records the query made. */
+    const ask = async (
+      query: string,
+      variables: Record<string, unknown>,
+      sitesOf: (data: any) => GraphSite[],
+    ) => {
+      let sites: GraphSite[] = [];
+      const statements = await statementsDuring(services().db, async () => {
+        service.clock.advance(1000);
+        const res = await service.graphql(apiKey, query, variables);
+        expect(res.body.errors).toBeUndefined();
+        sites = sitesOf(res.body.data);
+      });
+      return { sites, reads: statements.filter((q) => q.includes('vulnerability_products')).length };
+    };
+    // A page of the sites running a JavaScript library (all three): their technologies at once.
+    const page = await ask(
+      `{ category(slug: "javascript-libraries") { sites(first: 10) { nodes { ${TECHNOLOGIES} } } } }`,
+      {},
+      (data) => data.category.sites.nodes,
+    );
+    expect(page.sites.map((site) => site.domain).sort()).toEqual([a.hostname, b.hostname, c.hostname].sort());
+    const technologies = page.sites.flatMap((site) => site.technologies);
+    expect(technologies.filter((t) => t.live).length).toBeGreaterThan(5);
+    expect(page.reads).toBe(1);
+    // Three site fields: each resolves on its own, so at most one read each, not one per technology.
+    const fields = await ask(
+      `query ($a: String!, $b: String!, $c: String!) {
+        a: site(domain: $a) { ${TECHNOLOGIES} } b: site(domain: $b) { ${TECHNOLOGIES} } c: site(domain: $c) { ${TECHNOLOGIES} }
+      }`,
+      { a: a.hostname, b: b.hostname, c: c.hostname },
+      (data) => [data.a, data.b, data.c],
+    );
+    expect(fields.reads).toBeLessThanOrEqual(3);
+    expect(fields.sites.sort((x, y) => x.domain.localeCompare(y.domain))).toEqual(
+      page.sites.sort((x, y) => x.domain.localeCompare(y.domain)),
+    );
+
+    // Each technology's answer is what the service answers for it alone.
+    for (const site of page.sites)
+      for (const t of site.technologies) {
+        const alone = t.live
+          ? (await services().exposure.vulnerabilitiesOfAll([{ slug: t.slug, version: t.version ?? '' }]))
+              .found[0]
+          : [];
+        expect([site.domain, t.slug, t.vulnerabilities]).toEqual([
+          site.domain,
+          t.slug,
+          alone.map((v) => ({
+            id: v.id,
+            aliases: v.aliases,
+            severity: v.severity ?? null,
+            score: v.score ?? null,
+            match: v.match,
+            fixedVersions: v.fixedVersions,
+          })),
+        ]);
+      }
+    expect(technologies.find((t) => t.slug === 'jquery' && t.version === '3.4.1')?.vulnerabilities).toEqual([
+      expect.objectContaining({ id: 'CVE-2020-11022', match: 'certain' }),
     ]);
   });
 

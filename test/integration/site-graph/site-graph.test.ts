@@ -1,6 +1,6 @@
-import type { Logger } from 'typeorm';
 import type { DetectedTechnology } from '../../../src/detection';
 import { ENRICHMENT_SETS, type SiteEnrichment } from '../../../src/enrichment';
+import { statementsDuring } from '../../helpers/sql-statements';
 import { startTestService, TestService } from '../../helpers/test-service';
 
 /** Sites of the index in the test: every one runs jQuery, every third WordPress too. */
@@ -258,24 +258,6 @@ describe('GraphQL graph of the index', () => {
     expect(refused[0].extensions).toMatchObject({ code: 'BAD_REQUEST', parameter: 'changes' });
   });
 
-  /** SQL statements TypeORM runs while `work` runs (the prepared key and metering statements aside). */
-  const statementsDuring = async (work: () => Promise<unknown>): Promise<string[]> => {
-    const dataSource = services().db.dataSource as unknown as { logger: Logger };
-    const original = dataSource.logger;
-    const seen: string[] = [];
-    const counting: Logger = Object.create(original);
-    counting.logQuery = (query: string) => {
-      seen.push(query);
-    };
-    dataSource.logger = counting;
-    try {
-      await work();
-    } finally {
-      dataSource.logger = original;
-    }
-    return seen;
-  };
-
   it('reads a page of sites with their technologies and catalogue entries in statements independent of its size', async () => {
     const PAGE_WITH_TECHNOLOGIES = `query ($first: Int) {
       technology(slug: "jquery") {
@@ -289,7 +271,7 @@ describe('GraphQL graph of the index', () => {
     await data(PAGE_WITH_TECHNOLOGIES, { first: 1 });
     const counts: number[] = [];
     for (const first of [5, 50]) {
-      const statements = await statementsDuring(async () => {
+      const statements = await statementsDuring(services().db, async () => {
         const { technology } = await data(PAGE_WITH_TECHNOLOGIES, { first });
         expect(technology.sites.nodes).toHaveLength(first);
         expect(
