@@ -32,21 +32,21 @@ interface TextProperty {
 const MAX_OPEN_TEXT_PROPERTIES = 20;
 
 /**
- * Builds microdata items while htmlparser2 streams the page: `itemscope` opens an item (a property
- * of the enclosing item when it also has `itemprop`), `itemprop` values come from `content`, the
+ * Builds microdata items while the page document is read: `itemscope` opens an item (a property of
+ * the enclosing item when it also has `itemprop`), `itemprop` values come from `content`, the
  * element's URL attribute, `datetime`, `value`, or its text. `itemref` is not followed. Only the
- * open items and text-valued properties are tracked (by element depth), so deeply nested markup
- * costs no more than flat markup; bounded by LIMITS.
+ * open items and text-valued properties are tracked (by element depth, which the reader gives: an
+ * element without itemprop or itemscope costs no call), so deeply nested markup costs no more than
+ * flat markup; bounded by LIMITS.
  */
 export class MicrodataCollector {
-  private depth = 0;
   private readonly items: { depth: number; item: MicrodataItem }[] = [];
   private readonly texts: TextProperty[] = [];
   private readonly topLevel: MicrodataItem[] = [];
   private properties = 0;
 
-  open(name: string, attributes: Record<string, string>, baseUrl: string): void {
-    this.depth++;
+  /** An element with itemprop or itemscope opens at `depth` (1 for a root element). */
+  open(depth: number, name: string, attributes: Record<string, string>, baseUrl: string): void {
     const parent = this.items[this.items.length - 1]?.item;
     const itemprop = attributes.itemprop;
     const props = itemprop ? itemprop.split(/\s+/).filter(Boolean).slice(0, 5) : [];
@@ -56,12 +56,12 @@ export class MicrodataCollector {
       if (parent && props.length > 0) for (const prop of props) this.add(parent, prop, item);
       else if (!parent && this.topLevel.length < LIMITS.structuredNodes) this.topLevel.push(item);
       else return;
-      this.items.push({ depth: this.depth, item });
+      this.items.push({ depth, item });
     } else if (parent && props.length > 0) {
       const value = attributeValue(name, attributes, baseUrl);
       if (value !== undefined) for (const prop of props) this.add(parent, prop, value);
       else if (this.texts.length < MAX_OPEN_TEXT_PROPERTIES)
-        this.texts.push({ depth: this.depth, item: parent, names: props, text: '' });
+        this.texts.push({ depth, item: parent, names: props, text: '' });
     }
   }
 
@@ -71,8 +71,8 @@ export class MicrodataCollector {
     }
   }
 
-  close(): void {
-    const depth = this.depth--;
+  /** Any element closes at `depth`: the items and properties opened at that depth or deeper end. */
+  close(depth: number): void {
     while (this.items.length > 0 && this.items[this.items.length - 1].depth >= depth) this.items.pop();
     while (this.texts.length > 0 && this.texts[this.texts.length - 1].depth >= depth) {
       const property = this.texts.pop()!;

@@ -1,6 +1,17 @@
-import { parsedFor, parsePageHtml, replayMarkup, type ParsedHtml } from '../html';
+import {
+  attributeOf,
+  attributesOf,
+  decodedTextPieces,
+  IMPLIED,
+  MarkupWalk,
+  parsedFor,
+  parsePageHtml,
+  TOKEN,
+  type ParsedHtml,
+} from '../html';
 import { LIMITS } from './limits';
 import { MicrodataCollector, type MicrodataItem } from './microdata';
+import { PageText } from './page-text';
 
 /** One anchor of a page: its raw href and its text. */
 export interface Anchor {
@@ -36,18 +47,12 @@ export interface PageDocument {
   segments: TextSegment[];
 }
 
-const SKIPPED = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'svg',
-  'head',
-  'title',
-  'textarea',
-  'select',
-]);
-const BLOCKS = new Set([
+/** What an element is to the page document, as bits: its text is hidden, it is a block, it starts a segment. */
+const SKIPS = 1;
+const BLOCK = 2;
+const SEGMENT_BREAK = 4;
+const SKIPPED = ['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'textarea', 'select'];
+const BLOCKS = [
   'p',
   'div',
   'br',
@@ -81,12 +86,21 @@ const BLOCKS = new Set([
   'form',
   'hr',
   'pre',
-]);
-/** Elements whose attributes the page document reads (besides microdata's itemprop/itemscope). */
-const ATTRIBUTES_READ = new Set(['html', 'meta', 'link', 'script', 'a']);
-const NOT_SPACE = /\S/;
+];
 /** Inline elements that still start a new text segment (team cards: <strong>Name</strong><span>Title</span>). */
-const SEGMENT_BREAKS = new Set(['span', 'strong', 'b', 'em', 'small', 'a']);
+const SEGMENT_BREAKS = ['span', 'strong', 'b', 'em', 'small', 'a'];
+/** One look-up per element for all three (any name not listed is none of them). */
+const TAG_FLAGS = new Map<string, number>();
+for (const [names, flag] of [
+  [SKIPPED, SKIPS],
+  [BLOCKS, BLOCK],
+  [SEGMENT_BREAKS, SEGMENT_BREAK],
+] as const)
+  for (const name of names) TAG_FLAGS.set(name, (TAG_FLAGS.get(name) ?? 0) | flag);
+const NOT_SPACE = /\S/;
+/** White space that collapsing to single spaces changes: a run of two, or one that is not " ". */
+const SPACE_TO_COLLAPSE = /\s\s|[^\S ]/;
+const NO_ATTRIBUTES: readonly string[] = [];
 
 /**
  * Reads one page and keeps, within LIMITS, what the extractors need. The page is read once for all
@@ -95,163 +109,197 @@ const SEGMENT_BREAKS = new Set(['span', 'strong', 'b', 'em', 'small', 'a']);
 export function parsePageDocument(url: string, html: string, parsed?: ParsedHtml): PageDocument {
   // Past LIMITS.htmlChars only the head is read: a reading of the whole page cannot serve.
   if (html.length > LIMITS.htmlChars)
-    return pageDocumentOf(url, parsePageHtml(html.slice(0, LIMITS.htmlChars)));
-  return pageDocumentOf(url, parsedFor(html, parsed));
+    return new PageDocumentReader(url, parsePageHtml(html.slice(0, LIMITS.htmlChars))).read();
+  return new PageDocumentReader(url, parsedFor(html, parsed)).read();
+}
+
+/** Whether a START token's raw attributes hold itemprop or itemscope (microdata reads no others). */
+function hasMicrodata(raw: readonly string[]): boolean {
+  for (let k = 0; k < raw.length; k += 2) if (raw[k] === 'itemprop' || raw[k] === 'itemscope') return true;
+  return false;
 }
 
 /**
- * The page document from the page's reading, whose markup tokens are replayed as htmlparser2's
- * events (a browser-tolerant reading, no DOM: a multi-megabyte page costs a single linear pass).
+ * The page document from the page's reading: its tokens walked with htmlparser2's nesting (a
+ * browser-tolerant reading, no DOM: a multi-megabyte page costs a single linear pass). Attributes
+ * are decoded only for the elements read, and text is copied only where it is kept.
  */
-function pageDocumentOf(url: string, parsed: ParsedHtml): PageDocument {
-  const doc: PageDocument = {
-    url,
-    meta: new Map(),
-    hreflangs: [],
-    jsonLd: [],
-    microdata: [],
-    anchors: [],
-    headings: [],
-    text: '',
-    segments: [],
-  };
-  const text: string[] = [];
-  let textLength = 0;
-  let skipDepth = 0;
-  let inTitle = false;
-  let title = '';
-  let jsonLdText: string | null = null;
-  let heading: { tag: string; text: string } | null = null;
-  let anchor: Anchor | null = null;
-  let segment = '';
-  const openTags: string[] = [];
-  const microdata = new MicrodataCollector();
+class PageDocumentReader extends MarkupWalk {
+  private readonly doc: PageDocument;
+  private readonly text = new PageText(LIMITS.textChars);
+  /** Open elements whose text is not visible (script, style, head...). */
+  private skipDepth = 0;
+  private inTitle = false;
+  private title = '';
+  private jsonLdText: string | null = null;
+  private heading: { tag: string; text: string } | null = null;
+  private anchor: Anchor | null = null;
+  /**
+   * The open segment's text pieces from its first one holding more than white space (white space
+   * before it is trimmed anyway: indentation between tags costs no copy and no regex).
+   */
+  private readonly segmentParts: string[] = [];
+  /** Characters of the open segment, the white space before its parts included (its cap counts them). */
+  private segmentLength = 0;
+  private readonly microdata = new MicrodataCollector();
 
-  const pushText = (chunk: string): void => {
-    if (textLength >= LIMITS.textChars) return;
-    const piece = chunk.slice(0, LIMITS.textChars - textLength);
-    text.push(piece);
-    textLength += piece.length;
-  };
-  const flushSegment = (): void => {
-    if (segment === '') return; // most block boundaries close no text: no regex for them
-    // A run of white space alone (the indentation between tags) gives no segment: one test, no copy.
-    const blank = !NOT_SPACE.test(segment);
-    const value = blank ? '' : segment.replace(/\s+/g, ' ').trim();
-    segment = '';
-    if (value && doc.segments.length < LIMITS.segments) {
-      doc.segments.push({
-        tag: openTags[openTags.length - 1] ?? '',
-        text: value.slice(0, LIMITS.valueChars),
-      });
-    }
-  };
+  constructor(
+    private readonly url: string,
+    parsed: ParsedHtml,
+  ) {
+    super(parsed.html, parsed.tokens);
+    this.doc = {
+      url,
+      meta: new Map(),
+      hreflangs: [],
+      jsonLd: [],
+      microdata: [],
+      anchors: [],
+      headings: [],
+      text: '',
+      segments: [],
+    };
+  }
 
-  replayMarkup(parsed.html, parsed.tokens, {
-    needsAttributes(name, raw) {
-      if (ATTRIBUTES_READ.has(name)) return true;
-      // Microdata reads the attributes of an element with itemprop or itemscope only.
-      for (let k = 0; k < raw.length; k += 2)
-        if (raw[k] === 'itemprop' || raw[k] === 'itemscope') return true;
-      return false;
-    },
-    onopentag(name, attributes) {
-      if (BLOCKS.has(name)) {
-        flushSegment();
-        pushText('\n');
-      } else if (SEGMENT_BREAKS.has(name)) flushSegment();
-      openTags.push(name);
-      microdata.open(name, attributes, url);
-      switch (name) {
-        case 'html':
-          doc.htmlLang ??= attributes.lang;
-          break;
-        case 'title':
-          inTitle = doc.title === undefined;
-          break;
-        case 'meta': {
-          const key = (attributes.name ?? attributes.property ?? attributes['http-equiv'])?.toLowerCase();
-          if (key && attributes.content !== undefined && doc.meta.size < 200) {
-            const values = doc.meta.get(key) ?? [];
-            if (values.length < 10) values.push(attributes.content.slice(0, LIMITS.valueChars));
-            doc.meta.set(key, values);
-          }
-          break;
+  read(): PageDocument {
+    this.walk();
+    this.flushSegment(this.stack[this.stack.length - 1] ?? '');
+    const doc = this.doc;
+    doc.text = this.text.toString();
+    doc.microdata = this.microdata.result();
+    return doc;
+  }
+
+  protected onOpen(name: string, token: number): void {
+    const flags = TAG_FLAGS.get(name) ?? 0;
+    // The segment so far sat in the parent (the element is not on the stack yet).
+    if (flags & BLOCK) {
+      this.flushSegment(this.stack[this.stack.length - 1] ?? '');
+      this.text.push('\n');
+    } else if (flags & SEGMENT_BREAK) this.flushSegment(this.stack[this.stack.length - 1] ?? '');
+    const raw = token === IMPLIED ? NO_ATTRIBUTES : (this.tokens.attrs[token] as string[]);
+    if (raw.length > 0 && hasMicrodata(raw))
+      this.microdata.open(this.stack.length + 1, name, attributesOf(raw), this.url);
+    const doc = this.doc;
+    switch (name) {
+      case 'html':
+        doc.htmlLang ??= attributeOf(raw, 'lang');
+        break;
+      case 'title':
+        this.inTitle = doc.title === undefined;
+        break;
+      case 'meta': {
+        const key = (
+          attributeOf(raw, 'name') ??
+          attributeOf(raw, 'property') ??
+          attributeOf(raw, 'http-equiv')
+        )?.toLowerCase();
+        const content = key ? attributeOf(raw, 'content') : undefined;
+        if (key && content !== undefined && doc.meta.size < 200) {
+          const values = doc.meta.get(key) ?? [];
+          if (values.length < 10) values.push(content.slice(0, LIMITS.valueChars));
+          doc.meta.set(key, values);
         }
-        case 'link':
-          if (
-            /(^|\s)alternate(\s|$)/i.test(attributes.rel ?? '') &&
-            attributes.hreflang &&
-            doc.hreflangs.length < 100
-          )
-            doc.hreflangs.push(attributes.hreflang);
-          break;
-        case 'script':
-          if (
-            /^\s*application\/ld\+json\s*$/i.test(attributes.type ?? '') &&
-            doc.jsonLd.length < LIMITS.jsonLdBlocks
-          )
-            jsonLdText = '';
-          break;
-        case 'a':
-          if (attributes.href !== undefined && doc.anchors.length < LIMITS.anchors) {
-            anchor = { href: attributes.href.slice(0, 2048), text: '' };
-          }
-          break;
-        case 'h1':
-        case 'h2':
-          heading = { tag: name, text: '' };
-          break;
+        break;
       }
-      if (SKIPPED.has(name)) skipDepth++;
-    },
-    ontext(data) {
-      if (jsonLdText !== null) {
-        if (jsonLdText.length < LIMITS.jsonLdChars) jsonLdText += data;
-        return;
+      case 'link': {
+        const hreflang = attributeOf(raw, 'hreflang');
+        if (
+          /(^|\s)alternate(\s|$)/i.test(attributeOf(raw, 'rel') ?? '') &&
+          hreflang &&
+          doc.hreflangs.length < 100
+        )
+          doc.hreflangs.push(hreflang);
+        break;
       }
-      if (inTitle) {
-        if (title.length < LIMITS.valueChars) title += data;
-        return;
+      case 'script':
+        if (
+          /^\s*application\/ld\+json\s*$/i.test(attributeOf(raw, 'type') ?? '') &&
+          doc.jsonLd.length < LIMITS.jsonLdBlocks
+        )
+          this.jsonLdText = '';
+        break;
+      case 'a': {
+        const href = attributeOf(raw, 'href');
+        if (href !== undefined && doc.anchors.length < LIMITS.anchors)
+          this.anchor = { href: href.slice(0, 2048), text: '' };
+        break;
       }
-      if (skipDepth > 0) return;
-      microdata.text(data);
-      pushText(data);
-      if (segment.length < LIMITS.valueChars) segment += data;
-      if (anchor && anchor.text.length < 300) anchor.text += data;
-      if (heading && heading.text.length < 300) heading.text += data;
-    },
-    onclosetag(name) {
-      if (SKIPPED.has(name)) skipDepth = Math.max(0, skipDepth - 1);
-      if (BLOCKS.has(name)) {
-        flushSegment();
-        pushText('\n');
-      } else if (SEGMENT_BREAKS.has(name)) flushSegment();
-      if (name === 'title' && inTitle) {
-        inTitle = false;
-        doc.title = title;
-      } else if (name === 'script' && jsonLdText !== null) {
-        if (jsonLdText.length < LIMITS.jsonLdChars) doc.jsonLd.push(jsonLdText);
-        jsonLdText = null;
-      } else if (name === 'a' && anchor) {
-        doc.anchors.push(anchor);
-        anchor = null;
-      } else if (heading && name === heading.tag) {
-        if (doc.headings.length < LIMITS.headings) doc.headings.push(heading.text);
-        heading = null;
-      }
-      microdata.close();
-      // htmlparser2 closes implied elements itself, so the stack follows the real nesting.
-      openTags.pop();
-    },
-  });
-  flushSegment();
-  doc.text = text
-    .join('')
-    .replace(/[ \t\r\f\v]+/g, ' ')
-    .replace(/\n(?:[ \t]*\n)+/g, '\n');
-  doc.microdata = microdata.result();
-  return doc;
+      case 'h1':
+      case 'h2':
+        this.heading = { tag: name, text: '' };
+        break;
+    }
+    if (flags & SKIPS) this.skipDepth++;
+  }
+
+  protected onClose(name: string): void {
+    const flags = TAG_FLAGS.get(name) ?? 0;
+    if (flags & SKIPS) this.skipDepth = Math.max(0, this.skipDepth - 1);
+    // The segment so far sat in this element.
+    if (flags & BLOCK) {
+      this.flushSegment(name);
+      this.text.push('\n');
+    } else if (flags & SEGMENT_BREAK) this.flushSegment(name);
+    if (name === 'title' && this.inTitle) {
+      this.inTitle = false;
+      this.doc.title = this.title;
+    } else if (name === 'script' && this.jsonLdText !== null) {
+      if (this.jsonLdText.length < LIMITS.jsonLdChars) this.doc.jsonLd.push(this.jsonLdText);
+      this.jsonLdText = null;
+    } else if (name === 'a' && this.anchor) {
+      this.doc.anchors.push(this.anchor);
+      this.anchor = null;
+    } else if (this.heading && name === this.heading.tag) {
+      if (this.doc.headings.length < LIMITS.headings) this.doc.headings.push(this.heading.text);
+      this.heading = null;
+    }
+    this.microdata.close(this.stack.length + 1);
+  }
+
+  protected onText(kind: number, from: number, to: number): void {
+    // Hidden text is neither kept nor decoded.
+    if (this.skipDepth > 0 && this.jsonLdText === null && !this.inTitle) return;
+    const raw = this.html.slice(from, to);
+    if (kind === TOKEN.RAW || raw.indexOf('&') < 0) this.textEvent(raw);
+    else for (const piece of decodedTextPieces(raw, kind === TOKEN.RCDATA)) this.textEvent(piece);
+  }
+
+  /** One of htmlparser2's text events (the caps grow per event, as they did on its Parser). */
+  private textEvent(data: string): void {
+    if (this.jsonLdText !== null) {
+      if (this.jsonLdText.length < LIMITS.jsonLdChars) this.jsonLdText += data;
+      return;
+    }
+    if (this.inTitle) {
+      if (this.title.length < LIMITS.valueChars) this.title += data;
+      return;
+    }
+    if (this.skipDepth > 0) return;
+    this.microdata.text(data);
+    this.text.push(data);
+    if (this.segmentLength < LIMITS.valueChars) {
+      this.segmentLength += data.length;
+      if (this.segmentParts.length > 0 || NOT_SPACE.test(data)) this.segmentParts.push(data);
+    }
+    const anchor = this.anchor;
+    if (anchor && anchor.text.length < 300) anchor.text += data;
+    const heading = this.heading;
+    if (heading && heading.text.length < 300) heading.text += data;
+  }
+
+  /** Ends the open segment, which sat in `tag`: kept when it holds more than white space. */
+  private flushSegment(tag: string): void {
+    const parts = this.segmentParts;
+    this.segmentLength = 0;
+    if (parts.length === 0) return;
+    // Trimmed first: most segments then hold no white space but single spaces, and need no copy.
+    let value = (parts.length === 1 ? parts[0] : parts.join('')).trim();
+    if (SPACE_TO_COLLAPSE.test(value)) value = value.replace(/\s+/g, ' ');
+    parts.length = 0;
+    if (this.doc.segments.length < LIMITS.segments)
+      this.doc.segments.push({ tag, text: value.slice(0, LIMITS.valueChars) });
+  }
 }
 
 /** The first content value of a meta key. */

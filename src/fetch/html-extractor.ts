@@ -1,4 +1,5 @@
 import { attributesOf, parsePageHtml, TOKEN, type ParsedHtml } from '../html';
+import { LinkResolver } from './link-resolver';
 
 /** What the fetcher needs from a page's markup (detection reads the HTML itself). */
 export interface HtmlFacts {
@@ -46,7 +47,6 @@ export function extractHtmlFacts(html: string, pageUrl: string): HtmlFacts {
 
 /** The facts of a page already read (the fetcher reads it once and hands the reading along). */
 export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
-  let base = pageUrl;
   const links = new UrlSet();
   const scriptSrc = new UrlSet();
   const stylesheets = new UrlSet();
@@ -54,23 +54,16 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   let htmlLang: string | undefined;
   const metaLanguages: string[] = [];
 
-  const resolve = (value: string | undefined): string | undefined => {
-    const trimmed = value?.trim();
-    if (!trimmed || /^(javascript|mailto|tel|data|about|blob):/i.test(trimmed)) return undefined;
-    try {
-      const url = new URL(trimmed, base);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-      url.hash = '';
-      return url.href;
-    } catch {
-      return undefined;
-    }
-  };
+  let resolver = new LinkResolver(pageUrl);
+  const resolve = (value: string | undefined): string | undefined => resolver.resolve(value);
 
   const onopentag = (name: string, attributes: Record<string, string>): void => {
     switch (name) {
       case 'base':
-        base = resolve(attributes.href) ?? base;
+        {
+          const base = resolve(attributes.href);
+          if (base !== undefined) resolver = new LinkResolver(base);
+        }
         return;
       case 'html':
         htmlLang ??= attributes.lang;

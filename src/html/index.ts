@@ -12,5 +12,6 @@ export {
   type MarkupTokens,
   type MetaTag,
 } from './light-document';
-export { attributesOf, replayMarkup, type MarkupHandler } from './markup-replay';
+export { attributeOf, attributesOf, decodedTextPieces } from './markup-entities';
+export { IMPLIED, MarkupWalk } from './markup-walk';
 export { parsedFor, parsePageHtml, type ParsedHtml } from './parsed-html';

@@ -2,8 +2,8 @@
  * The one reading of a page's HTML (issue 35: one parse per page, shared by the fetcher, the
  * detection and the enrichment). A light, linear-time reader: one pass over the markup yields the
  * facts the patterns need (script URLs and bodies, inline styles, every meta tag, visible text), a
- * light element tree for CSS selectors, and the markup tokens the htmlparser2-based readers replay
- * (markup-replay.ts). It follows the HTML tokenizer where it matters for safety and accuracy: a tag
+ * light element tree for CSS selectors, and the markup tokens the htmlparser2-based readers walk
+ * (markup-walk.ts). It follows the HTML tokenizer where it matters for safety and accuracy: a tag
  * left open at the end of input is dropped (300 KB of `<a ` without `>` is one dropped tag, not
  * 100,000), raw-text elements (script, style, ...) end only at their own end tag (minified
  * JavaScript full of `<` is not markup), and the tree is capped at 512 levels as Chromium's parser
@@ -218,7 +218,7 @@ function endTagPattern(tag: string): RegExp {
 
 /**
  * The page's markup as tokens, in document order, for the readers that want htmlparser2's view of it
- * (the fetcher's links and resources, the enrichment's page document; see markup-replay.ts): kept
+ * (the fetcher's links and resources, the enrichment's page document; see markup-walk.ts): kept
  * beside the light tree so that those readers need no second tokenizer pass.
  *
  * Kinds: START (name, raw attributes, self-closing), END (name), and text ranges of `html`: TEXT

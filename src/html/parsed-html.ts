@@ -2,8 +2,8 @@ import { readMarkup, type LightDocument, type MarkupTokens } from './light-docum
 
 /**
  * A page's HTML read once: the light tree (detection's patterns and CSS selectors) and the markup
- * tokens (the fetcher's links and resources, the enrichment's page document, replayed as
- * htmlparser2 events). Produced where the page is fetched or first analysed and handed along, so
+ * tokens (the fetcher's links and resources; the enrichment's page document, walked with
+ * htmlparser2's nesting). Produced where the page is fetched or first analysed and handed along, so
  * that no reader tokenizes the page again; `html` is the exact string it was read from (a reader
  * given another string parses that one itself).
  */

@@ -1,0 +1,75 @@
+/**
+ * A page's visible text as the page document reads it, capped at `cap` characters as written, with
+ * its white space collapsed as
+ *
+ *   text.replace(/[ \t\r\f\v]+/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n')
+ *
+ * collapses the whole text, but run by run while the pieces arrive: a run of that white space
+ * becomes " " when it holds no "\n", else "\n" with a " " before it when the run starts with another
+ * character and one after it when it ends with another. The pieces that are white space alone
+ * (indentation between tags, the "\n" of each block) are never copied, and the text between runs is
+ * kept as it is unless it holds a run to collapse.
+ */
+export class PageText {
+  private readonly parts: string[] = [];
+  private taken = 0;
+  /** The white-space run the text taken so far ends in, not written yet. */
+  private inRun = false;
+  private runStartsInline = false;
+  private runHasNewline = false;
+  private runEndsInline = false;
+
+  constructor(private readonly cap: number) {}
+
+  /** Takes a piece of text, as far as the cap allows. */
+  push(chunk: string): void {
+    if (this.taken >= this.cap) return;
+    const piece = chunk.length <= this.cap - this.taken ? chunk : chunk.slice(0, this.cap - this.taken);
+    this.taken += piece.length;
+    const n = piece.length;
+    let from = 0;
+    while (from < n && isRunSpace(piece.charCodeAt(from))) this.extendRun(piece.charCodeAt(from++));
+    if (from === n) return;
+    let to = n;
+    while (isRunSpace(piece.charCodeAt(to - 1))) to--;
+    this.writeRun();
+    const inner = from === 0 && to === n ? piece : piece.slice(from, to);
+    this.parts.push(
+      INNER_RUN.test(inner) ? inner.replace(/[ \t\r\f\v]+/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n') : inner,
+    );
+    for (let k = to; k < n; k++) this.extendRun(piece.charCodeAt(k));
+  }
+
+  /** The text taken, collapsed. */
+  toString(): string {
+    this.writeRun();
+    return this.parts.join('');
+  }
+
+  private extendRun(code: number): void {
+    const inline = code !== 10;
+    if (!this.inRun) {
+      this.inRun = true;
+      this.runStartsInline = inline;
+      this.runHasNewline = false;
+    }
+    if (!inline) this.runHasNewline = true;
+    this.runEndsInline = inline;
+  }
+
+  private writeRun(): void {
+    if (!this.inRun) return;
+    this.inRun = false;
+    if (!this.runHasNewline) this.parts.push(' ');
+    else if (this.runStartsInline) this.parts.push(this.runEndsInline ? ' \n ' : ' \n');
+    else this.parts.push(this.runEndsInline ? '\n ' : '\n');
+  }
+}
+
+/** " ", \t, \n, \v, \f, \r: the white space the collapse reads (not the no-break space). */
+function isRunSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
+/** Text between runs needs the collapse only when it holds one of these. */
+const INNER_RUN = /[\t\r\f\v]| {2}|\n ?\n/;

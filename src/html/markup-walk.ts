@@ -1,0 +1,202 @@
+import { TOKEN, type MarkupTokens } from './light-document';
+
+// htmlparser2 10.1.0's Parser rules (Parser.js), so that a walk of the tokens nests elements as its
+// Parser did over the same markup.
+const formTags = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
+const pTag = new Set(['p']);
+const tableSectionTags = new Set(['thead', 'tbody']);
+const ddtTags = new Set(['dd', 'dt']);
+const rtpTags = new Set(['rt', 'rp']);
+const openImpliesClose = new Map<string, ReadonlySet<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])],
+  ['th', new Set(['th'])],
+  ['td', new Set(['thead', 'th', 'td'])],
+  ['body', new Set(['head', 'link', 'script'])],
+  ['li', new Set(['li'])],
+  ['p', pTag],
+  ['h1', pTag],
+  ['h2', pTag],
+  ['h3', pTag],
+  ['h4', pTag],
+  ['h5', pTag],
+  ['h6', pTag],
+  ['select', formTags],
+  ['input', formTags],
+  ['output', formTags],
+  ['button', formTags],
+  ['datalist', formTags],
+  ['textarea', formTags],
+  ['option', new Set(['option'])],
+  ['optgroup', new Set(['optgroup', 'option'])],
+  ['dd', ddtTags],
+  ['dt', ddtTags],
+  ['address', pTag],
+  ['article', pTag],
+  ['aside', pTag],
+  ['blockquote', pTag],
+  ['details', pTag],
+  ['div', pTag],
+  ['dl', pTag],
+  ['fieldset', pTag],
+  ['figcaption', pTag],
+  ['figure', pTag],
+  ['footer', pTag],
+  ['form', pTag],
+  ['header', pTag],
+  ['hr', pTag],
+  ['main', pTag],
+  ['nav', pTag],
+  ['ol', pTag],
+  ['pre', pTag],
+  ['section', pTag],
+  ['table', pTag],
+  ['ul', pTag],
+  ['rt', rtpTags],
+  ['rp', rtpTags],
+  ['tbody', tableSectionTags],
+  ['tfoot', tableSectionTags],
+]);
+const voidElements = [
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+];
+const foreignContextElements = ['math', 'svg'];
+const htmlIntegrationElements = [
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+  'foreignobject',
+  'desc',
+  'title',
+];
+
+/** What htmlparser2 does with an element, by tag name: one look-up per token instead of five. */
+interface ElementRule {
+  readonly isVoid: boolean;
+  /** math, svg: the foreign context (self-closing tags close) starts. */
+  readonly foreign: boolean;
+  /** An HTML integration point inside foreign content: the HTML context comes back. */
+  readonly integration: boolean;
+  /** Open elements its start tag closes while they are the innermost. */
+  readonly impliesClose: ReadonlySet<string> | undefined;
+}
+
+const ORDINARY: ElementRule = { isVoid: false, foreign: false, integration: false, impliesClose: undefined };
+/** Only the names with a rule (any other, custom elements included, is ORDINARY): a fixed table. */
+const RULES = new Map<string, ElementRule>();
+for (const name of [
+  ...openImpliesClose.keys(),
+  ...voidElements,
+  ...foreignContextElements,
+  ...htmlIntegrationElements,
+]) {
+  RULES.set(name, {
+    isVoid: voidElements.includes(name),
+    foreign: foreignContextElements.includes(name),
+    integration: htmlIntegrationElements.includes(name),
+    impliesClose: openImpliesClose.get(name),
+  });
+}
+
+/** An element htmlparser2 opens without a start tag of its own (<p> for a stray </p>, <br> for </br>). */
+export const IMPLIED = -1;
+
+/**
+ * A walk of one reading's tokens with the elements nested as htmlparser2's Parser (HTML mode) would
+ * have nested them over the same markup: implied ends, void elements, self-closing tags in svg/math
+ * only, `</p>` and `</br>` without a start, and every element still open at the end closed. A reader
+ * extends it and hears starts, ends and text ranges; it reads attributes and text from the tokens
+ * and the html itself, only where it needs them (no attributes object, no text copy per event).
+ */
+export abstract class MarkupWalk {
+  /** Names of the open elements, innermost last (htmlparser2 keeps the innermost first). */
+  protected readonly stack: string[] = [];
+
+  protected constructor(
+    protected readonly html: string,
+    protected readonly tokens: MarkupTokens,
+  ) {}
+
+  /**
+   * An element starts; `token` is its START token (its raw attributes: tokens.attrs[token]) or
+   * IMPLIED. The stack holds its ancestors (it is not on it yet).
+   */
+  protected abstract onOpen(name: string, token: number): void;
+
+  /** An element ends (every start has its end); it is off the stack already. */
+  protected abstract onClose(name: string): void;
+
+  /**
+   * Text html[from, to) as written: TEXT (markup text, entities to decode), RAW (script, style,
+   * textarea, xmp bodies) or RCDATA (a title's body: entities decoded, no markup).
+   */
+  protected abstract onText(kind: number, from: number, to: number): void;
+
+  protected walk(): void {
+    const stack = this.stack;
+    const foreignContext: boolean[] = [false];
+    const { kinds, names, from, to } = this.tokens;
+    for (let k = 0; k < kinds.length; k++) {
+      const kind = kinds[k];
+      if (kind === TOKEN.START) {
+        const name = names[k];
+        const rule = RULES.get(name) ?? ORDINARY;
+        const implied = rule.impliesClose;
+        if (implied !== undefined) {
+          while (stack.length > 0 && implied.has(stack[stack.length - 1]))
+            this.onClose(stack.pop() as string);
+        }
+        this.onOpen(name, k);
+        if (rule.isVoid) {
+          this.onClose(name);
+          continue;
+        }
+        if (rule.foreign) foreignContext.push(true);
+        else if (rule.integration) foreignContext.push(false);
+        // Self-closing counts in foreign content only (the element itself may have started it).
+        if (from[k] === 1 && foreignContext[foreignContext.length - 1]) this.onClose(name);
+        else stack.push(name);
+      } else if (kind === TOKEN.END) {
+        const name = names[k];
+        const rule = RULES.get(name) ?? ORDINARY;
+        if (rule.foreign || rule.integration) foreignContext.pop();
+        if (!rule.isVoid) {
+          const at = stack.lastIndexOf(name);
+          if (at !== -1) {
+            while (stack.length > at) this.onClose(stack.pop() as string);
+          } else if (name === 'p') {
+            // <p> implies the close of an open <p> only, and none is open here.
+            this.onOpen('p', IMPLIED);
+            this.onClose('p');
+          }
+        } else if (name === 'br') {
+          this.onOpen('br', IMPLIED);
+          this.onClose('br');
+        }
+      } else {
+        this.onText(kind, from[k], to[k]);
+      }
+    }
+    while (stack.length > 0) this.onClose(stack.pop() as string);
+  }
+}

@@ -1,0 +1,49 @@
+import { PageText } from '../../../src/enrichment/page-text';
+
+/** What the page document's text was before it was collapsed run by run: the pieces joined, then two regexes. */
+function collapsedAtTheEnd(pieces: string[], cap: number): string {
+  let taken = 0;
+  const kept: string[] = [];
+  for (const piece of pieces) {
+    if (taken >= cap) continue;
+    const part = piece.slice(0, cap - taken);
+    kept.push(part);
+    taken += part.length;
+  }
+  return kept
+    .join('')
+    .replace(/[ \t\r\f\v]+/g, ' ')
+    .replace(/\n(?:[ \t]*\n)+/g, '\n');
+}
+
+describe('PageText', () => {
+  it('collapses runs across pieces as the whole text would be collapsed', () => {
+    const text = new PageText(1000);
+    for (const piece of ['\n  ', 'Hello', '\n', ' \t', 'world \n', '\n', '  ', '\u00a0x\t\ty', ' '])
+      text.push(piece);
+    expect(text.toString()).toBe('\n Hello\n world \n \u00a0x y ');
+  });
+
+  it('gives what the joined text and the two regexes gave, on random pieces and caps', () => {
+    // A fixed linear congruential sequence: the same pieces on every run.
+    let seed = 35;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = [' ', ' ', '\t', '\n', '\n', '\r', '\f', '\v', 'a', 'b', '\u00a0', '\u2028', '.'];
+    for (let round = 0; round < 20_000; round++) {
+      const cap = 1 + next(40);
+      const pieces = Array.from({ length: next(8) }, () =>
+        Array.from({ length: next(7) }, () => alphabet[next(alphabet.length)]).join(''),
+      );
+      const text = new PageText(cap);
+      for (const piece of pieces) text.push(piece);
+      expect({ pieces, cap, text: text.toString() }).toEqual({
+        pieces,
+        cap,
+        text: collapsedAtTheEnd(pieces, cap),
+      });
+    }
+  });
+});
