@@ -19,6 +19,7 @@ import { PageValidatorEntity } from './page-validator.entity';
 import { KeyRevocationEntity } from './key-revocation.entity';
 import { PageSampleEntity } from './page-sample.entity';
 import { SiteTechnologyVersionEntity } from './site-technology-version.entity';
+import { SiteTechnologyLiveVersionEntity } from './site-technology-live-version.entity';
 import { TechnologyChangeEntity } from './technology-change.entity';
 import { MonitorDomainEntity, MonitorEntity } from './monitor.entity';
 import {
@@ -55,6 +56,7 @@ export const ENTITIES = [
   FingerprintSetEntity,
   FingerprintActivationEntity,
   SiteTechnologyVersionEntity,
+  SiteTechnologyLiveVersionEntity,
   TechnologyChangeEntity,
   MonitorEntity,
   MonitorDomainEntity,
@@ -78,6 +80,6 @@ export { PageValidatorEntity };
 export { PageSampleEntity };
 export { KeyRevocationEntity };
 export { FingerprintActivationEntity, FingerprintPackEntity, FingerprintSetEntity };
-export { SiteTechnologyVersionEntity, TechnologyChangeEntity };
+export { SiteTechnologyLiveVersionEntity, SiteTechnologyVersionEntity, TechnologyChangeEntity };
 export { MonitorDomainEntity, MonitorEntity };
 export type { TechnologyChangeKind } from './technology-change.entity';

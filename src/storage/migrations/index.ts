@@ -26,6 +26,7 @@ import { Vulnerabilities1764710000000 } from './1764710000000-vulnerabilities';
 import { VulnerabilityChanges1764720000000 } from './1764720000000-vulnerability-changes';
 import { ExposureLiveIndex1764730000000 } from './1764730000000-exposure-live-index';
 import { TrendTotals1764740000000 } from './1764740000000-trend-totals';
+import { TechnologyLiveVersions1764760000000 } from './1764760000000-technology-live-versions';
 
 /** Every migration, in timestamp order (the order TypeORM runs them in). One set runs on SQLite and MySQL/MariaDB. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   VulnerabilityChanges1764720000000,
   ExposureLiveIndex1764730000000,
   TrendTotals1764740000000,
+  TechnologyLiveVersions1764760000000,
 ];
