@@ -1,8 +1,9 @@
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { Database, dbDate } from './database';
 import {
   SiteEntity,
   SiteTechnologyEntity,
+  SiteTechnologyLiveVersionEntity,
   SiteTechnologyVersionEntity,
   TechnologyChangeEntity,
   type TechnologyChangeKind,
@@ -16,6 +17,14 @@ export interface NewTechnologyChange {
   toVersion: string;
   /** vulnerability changes: the vulnerability as JSON. */
   vulnerability?: string | null;
+}
+
+/** A version of a technology on a site now (site_technology_live_versions; '' when none is known). */
+export interface LiveVersionRow {
+  slug: string;
+  version: string;
+  /** The paths of the pages whose latest reading found it (JSON). */
+  evidencePaths: string;
 }
 
 /** A stored change with its site's host name. */
@@ -101,6 +110,36 @@ export class TechnologyTimelineRepository {
       .orUpdate(['last_seen_at'], ['site_id', 'slug', 'version'])
       .updateEntity(false)
       .execute();
+  }
+
+  /** The versions of a site's technologies on it now. */
+  liveVersions(m: EntityManager, siteId: number): Promise<LiveVersionRow[]> {
+    return m.find(SiteTechnologyLiveVersionEntity, {
+      where: { siteId },
+      select: { slug: true, version: true, evidencePaths: true },
+    });
+  }
+
+  /**
+   * Replaces the versions on the site of these technologies (slug → its rows now; none: it is no
+   * longer on the site): one delete and one insert.
+   */
+  async replaceLiveVersions(
+    m: EntityManager,
+    siteId: number,
+    versions: ReadonlyMap<string, readonly Omit<LiveVersionRow, 'slug'>[]>,
+  ): Promise<void> {
+    if (versions.size === 0) return;
+    await m.delete(SiteTechnologyLiveVersionEntity, { siteId, slug: In([...versions.keys()]) });
+    const rows = [...versions].flatMap(([slug, list]) => list.map((v) => ({ siteId, slug, ...v })));
+    if (rows.length > 0)
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(SiteTechnologyLiveVersionEntity)
+        .values(rows)
+        .updateEntity(false)
+        .execute();
   }
 
   /** A version that stopped being current keeps the technology's previous sighting as its last. */
@@ -200,10 +239,12 @@ export class TechnologyTimelineRepository {
     return this.db.manager.findOne(SiteEntity, { where: { hostname } });
   }
 
-  /** A site's technologies, live ones first, and the sightings of their versions. */
-  async timeline(
-    siteId: number,
-  ): Promise<{ technologies: SiteTechnologyEntity[]; versions: SiteTechnologyVersionEntity[] }> {
+  /** A site's technologies, live ones first, the sightings of their versions, and the versions on it now. */
+  async timeline(siteId: number): Promise<{
+    technologies: SiteTechnologyEntity[];
+    versions: SiteTechnologyVersionEntity[];
+    liveVersions: LiveVersionRow[];
+  }> {
     const technologies = await this.db.manager.find(SiteTechnologyEntity, {
       where: { siteId },
       order: { live: 'DESC', confidence: 'DESC', slug: 'ASC' },
@@ -212,7 +253,7 @@ export class TechnologyTimelineRepository {
       where: { siteId },
       order: { firstSeenAt: 'ASC', version: 'ASC' },
     });
-    return { technologies, versions };
+    return { technologies, versions, liveVersions: await this.liveVersions(this.db.manager, siteId) };
   }
 }
 

@@ -46,8 +46,7 @@ export function planTimeline(
   prior: readonly SiteTechnologyEntity[],
   observation: SiteObservation,
 ): TimelinePlan {
-  const read = new Set(observation.pages.map((p) => pathOf(p.url)));
-  if (observation.pages.length > 1) read.add(SOME_CRAWLED_PAGE);
+  const read = pathsRead(observation);
   const firstPath = observation.pages.length ? pathOf(observation.pages[0].url) : '/';
   const seenOn = new Map<string, string[]>();
   for (const page of observation.pages) {
@@ -123,6 +122,13 @@ export function planTimeline(
   return plan;
 }
 
+/** The evidence paths an analysis read: its pages', and with more than one page '*' (some crawled page). */
+export function pathsRead(observation: Pick<SiteObservation, 'pages'>): Set<string> {
+  const read = new Set(observation.pages.map((p) => pathOf(p.url)));
+  if (observation.pages.length > 1) read.add(SOME_CRAWLED_PAGE);
+  return read;
+}
+
 /** A page URL's path as evidence: the path without query, bounded. */
 export function pathOf(url: string): string {
   try {
@@ -132,7 +138,8 @@ export function pathOf(url: string): string {
   }
 }
 
-function pathsOf(json: string): string[] {
+/** The paths of an evidence column (malformed JSON: none). */
+export function pathsOf(json: string): string[] {
   try {
     const value: unknown = JSON.parse(json);
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -142,7 +149,7 @@ function pathsOf(json: string): string[] {
 }
 
 /** At most MAX_EVIDENCE_PATHS paths, those just seen first; the column holds 1000 characters. */
-function bounded(paths: string[]): string[] {
+export function bounded(paths: string[]): string[] {
   const out: string[] = [];
   let length = 2;
   for (const path of paths.slice(0, MAX_EVIDENCE_PATHS)) {

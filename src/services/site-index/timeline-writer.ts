@@ -4,11 +4,14 @@ import type { SiteEntity, SiteTechnologyEntity, TechnologyChangeKind } from '../
 import { TechnologyTimelineRepository } from '../../storage/technology-timeline.repository';
 import type { ChangeVulnerability } from '../changes/changes.contract';
 import type { SiteObservation } from './site-index.service';
+import { planLiveVersions, type LiveVersion } from './technology-live-versions';
 import { planTimeline, type TimelinePlan } from './technology-timeline';
 
 /** The timeline's part of one analysis: the site's rows before it and what it changes. */
 export interface TimelineStep extends TimelinePlan {
   prior: SiteTechnologyEntity[];
+  /** The technologies whose versions on the site change, with their rows now (planLiveVersions). */
+  liveVersions: Map<string, LiveVersion[]>;
 }
 
 /** A change as it was committed, for the subscription and monitors. */
@@ -32,7 +35,8 @@ export interface RecordedChange {
 /**
  * Keeps the timeline and the change log in step with the index: `plan` reads the site's rows in
  * the analysis's transaction, the site index's upsert writes each found technology's evidence with
- * its row, and `write` stores the rest (removals, version sightings, the change rows). Once the
+ * its row, and `write` stores the rest (removals, version sightings, the versions on the site now,
+ * the change rows). Once the
  * transaction has committed, `published` hands the changes to the listener (the event bus).
  */
 export class TimelineWriter {
@@ -47,7 +51,11 @@ export class TimelineWriter {
 
   async plan(m: EntityManager, siteId: number, observation: SiteObservation): Promise<TimelineStep> {
     const prior = await this.repository.siteTechnologies(m, siteId);
-    return { prior, ...planTimeline(prior, observation) };
+    const plan = planTimeline(prior, observation);
+    const removedIds = new Set(plan.undetected.filter((row) => row.removed).map((row) => row.id));
+    const removed = new Set(prior.filter((row) => removedIds.has(row.id)).map((row) => row.slug));
+    const stored = await this.repository.liveVersions(m, siteId);
+    return { prior, ...plan, liveVersions: planLiveVersions(prior, stored, observation, removed) };
   }
 
   async write(
@@ -60,6 +68,7 @@ export class TimelineWriter {
     for (const row of step.undetected) await this.repository.markUndetected(m, row, at);
     await this.repository.sightVersions(m, site.id, step.versions, at);
     for (const version of step.superseded) await this.repository.supersedeVersion(m, site.id, version);
+    await this.repository.replaceLiveVersions(m, site.id, step.liveVersions);
     const fingerprintsVersion = observation.fingerprintsVersion ?? '';
     const ids = await this.repository.appendChanges(m, site.id, step.changes, fingerprintsVersion, at);
     return step.changes.map((change, i) => ({
