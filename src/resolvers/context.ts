@@ -35,16 +35,17 @@ export interface Loaders {
   /** The catalogue entry of a technology (null: not in the loaded fingerprints). */
   catalogueTechnology: DataLoader<string, CatalogueTechnology | null>;
   /**
-   * The vulnerabilities of a technology at a version ('' when none was detected): every technology
-   * of every site in the answer matched against the records read in one statement.
+   * The vulnerabilities of a technology at the versions a site runs now (none when none was
+   * detected): every technology of every site in the answer matched against the records read in one
+   * statement.
    */
-  technologyVulnerabilities: DataLoader<TechnologyVersion, TechnologyVulnerability[], string>;
+  technologyVulnerabilities: DataLoader<TechnologyVersions, TechnologyVulnerability[], string>;
 }
 
-/** A technology at the version a site runs ('' when none was detected). */
-export interface TechnologyVersion {
+/** A technology and the versions a site runs of it now (none when none was detected). */
+export interface TechnologyVersions {
   slug: string;
-  version: string;
+  versions: readonly string[];
 }
 
 export interface GraphQLContext {
@@ -105,9 +106,9 @@ function createLoaders(services: Services): Loaders {
       services.catalogue.technologiesBySlug(slugs),
     ),
     technologyVulnerabilities: new DataLoader(
-      async (keys: readonly TechnologyVersion[]) =>
+      async (keys: readonly TechnologyVersions[]) =>
         (await services.exposure.vulnerabilitiesOfAll(keys)).found,
-      { cacheKeyFn: (k) => `${k.slug}\n${k.version}` },
+      { cacheKeyFn: (k) => `${k.slug}\n${k.versions.join('\n')}` },
     ),
   };
 }

@@ -92,8 +92,8 @@ export class ExposureResolver {
 export class SiteTechnologyExposureResolver {
   @FieldResolver(() => [TechnologyVulnerabilityType], {
     description:
-      'Known vulnerabilities of this technology at its best known version: certain when the version is in an ' +
-      'affected range, possible when no version was detected; empty once it is no longer on the site',
+      'Known vulnerabilities of this technology at each version on the site now (currentVersions): certain when ' +
+      'one is in an affected range, possible when no version was detected; empty once it is no longer on the site',
   })
   async vulnerabilities(
     @Root() technology: SiteTechnologyTimeline,
@@ -103,7 +103,7 @@ export class SiteTechnologyExposureResolver {
     // Batched: one read of the records for all the technologies of all the sites in the answer.
     return ctx.loaders.technologyVulnerabilities.load({
       slug: technology.slug,
-      version: technology.version ?? '',
+      versions: technology.currentVersions,
     });
   }
 }

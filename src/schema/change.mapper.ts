@@ -78,5 +78,6 @@ export function toTechnologyTimeline(t: TechnologyTimeline): SiteTechnologyTimel
       firstSeenAt: unixSeconds(v.firstSeenAt),
       lastSeenAt: unixSeconds(v.lastSeenAt),
     })),
+    currentVersions: t.currentVersions,
   };
 }

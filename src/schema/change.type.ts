@@ -140,6 +140,13 @@ export class SiteTechnologyTimeline {
 
   @Field(() => [VersionSighting], { description: 'Versions seen, in the order first seen' })
   versions: VersionSighting[];
+
+  @Field(() => [String], {
+    description:
+      'The versions on the site now, in version order: those the latest readings of its pages found (a theme’s ' +
+      'and a plugin’s copy of a library are two); empty when none is known or it is no longer on the site',
+  })
+  currentVersions: string[];
 }
 
 @ObjectType({ description: 'A site of the index with the timeline of its technologies.' })

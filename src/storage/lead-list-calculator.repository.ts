@@ -254,39 +254,40 @@ export class LeadListCalculatorRepository {
 
   /**
    * The `vulnerabilities` filter: the row's technology, when the vulnerabilities name it, runs an
-   * affected version on the site (live); and, when the list has other technologies, the site runs
-   * one of the affected pairs. Versions are matched exactly (the pairs come from the distinct
-   * versions of the index, checked in each scheme's rules), as the reverse query reads them.
+   * affected version on the site now (site_technology_live_versions: any of the versions it runs,
+   * not only the best known one); and, when the list has other technologies, the site runs one of
+   * the affected pairs. Versions are matched exactly (the pairs come from the distinct versions of
+   * the index, checked in each scheme's rules), as the reverse query reads them.
    */
   private affectedTerms(affected: AffectedVersions, techs: readonly ListTechnologyFilter[]): SqlStatement[] {
     const bySlug = new Map<string, string[]>();
     for (const p of affected.pairs) bySlug.set(p.slug, [...(bySlug.get(p.slug) ?? []), p.version]);
     if (bySlug.size === 0) return [{ text: '1 = 0', params: [] }];
     const named = new Set([...affected.slugs, ...bySlug.keys()]);
-    const on = (alias: string): SqlStatement => {
+    // The versions a site runs now: a row there exists only while the technology is live.
+    const running = (site: string, slug: string | null): SqlStatement => {
       const params: unknown[] = [];
-      const terms = [...bySlug].map(([slug, versions]) => {
-        params.push(slug, ...versions);
-        return `(${alias}.slug = ? AND ${alias}.version IN (${versions.map(() => '?').join(', ')}))`;
+      const terms = [...bySlug].map(([pairSlug, versions]) => {
+        params.push(pairSlug, ...versions);
+        return `(v.slug = ? AND v.version IN (${versions.map(() => '?').join(', ')}))`;
       });
-      return { text: `${alias}.live = 1 AND (${terms.join(' OR ')})`, params };
+      return {
+        text:
+          `EXISTS (SELECT 1 FROM site_technology_live_versions v WHERE v.site_id = ${site}` +
+          `${slug ? ` AND v.slug = ${slug}` : ''} AND (${terms.join(' OR ')}))`,
+        params,
+      };
     };
     const slugs = [...named];
-    const row = on('st');
+    const row = running('st.site_id', 'st.slug');
     const terms: SqlStatement[] = [
       {
-        text: `(st.slug NOT IN (${slugs.map(() => '?').join(', ')}) OR (${row.text}))`,
+        text: `(st.slug NOT IN (${slugs.map(() => '?').join(', ')}) OR (st.live = 1 AND ${row.text}))`,
         params: [...slugs, ...row.params],
       },
     ];
     // Rows of the affected technologies hold the site condition themselves.
-    if (techs.some((t) => !named.has(t.slug))) {
-      const site = on('v');
-      terms.push({
-        text: `EXISTS (SELECT 1 FROM site_technologies v WHERE v.site_id = st.site_id AND ${site.text})`,
-        params: site.params,
-      });
-    }
+    if (techs.some((t) => !named.has(t.slug))) terms.push(running('st.site_id', null));
     return terms;
   }
 

@@ -27,7 +27,8 @@ const ESTIMATE_MARGIN = 1.5;
 /**
  * MariaDB/MySQL: the reverse query's matches read a window of site ids at a time, every pair in one
  * statement (`version IN (…)` per technology, bounded by the window's site ids: one range of
- * idx_site_technologies_live_version per pair, read from the index alone), the windows growing
+ * idx_site_technology_live_versions_version per pair, read from the index alone; a site running
+ * two of the pairs has a row for each), the windows growing
  * with the density of matches until more than a page of sites is known. The page then reads about
  * as many rows as it returns, where a take of `page + 1` rows per pair read pairs × page rows, each
  * sent over the wire and decoded to keep one page (figures: docs/performance.md, Exposure); SQLite,
@@ -53,7 +54,7 @@ export async function matchesByWindow(
   const join = query.siteWhere ? ' STRAIGHT_JOIN sites s ON s.id = t.site_id' : '';
   const sql =
     `SELECT t.site_id, ${technology} AS technology, ${position} AS position ` +
-    `FROM site_technologies t${join} WHERE t.live = ? AND (${pairTerms.join(' OR ')}) ` +
+    `FROM site_technology_live_versions t${join} WHERE (${pairTerms.join(' OR ')}) ` +
     `AND t.site_id > ? AND t.site_id <= ?${query.siteWhere}`;
 
   const [{ top }] = await db.query<{ top: number | string | null }[]>('SELECT MAX(id) AS top FROM sites');
@@ -65,7 +66,7 @@ export async function matchesByWindow(
     const to = Math.min(last, from + width);
     const rows = await db.query<
       { site_id: number | string; technology: number | string; position: number | string }[]
-    >(sql, [...slugs, ...positionValues, true, ...pairValues, from, to, ...query.siteValues]);
+    >(sql, [...slugs, ...positionValues, ...pairValues, from, to, ...query.siteValues]);
     for (const r of rows) {
       const slug = slugs[Number(r.technology)];
       const siteId = Number(r.site_id);

@@ -6,6 +6,7 @@ import {
   SiteMonthEntity,
   SiteMonthTechnologyEntity,
   SiteTechnologyEntity,
+  SiteTechnologyLiveVersionEntity,
   SiteTechnologyVersionEntity,
 } from './entities';
 
@@ -105,6 +106,14 @@ export class SiteGraphRepository {
     return this.db.manager.find(SiteTechnologyVersionEntity, {
       where: { siteId: In([...siteIds]) },
       order: { firstSeenAt: 'ASC', version: 'ASC' },
+    });
+  }
+
+  /** The versions these sites run now (one statement). */
+  liveVersionsOf(siteIds: readonly number[]): Promise<SiteTechnologyLiveVersionEntity[]> {
+    return this.db.manager.find(SiteTechnologyLiveVersionEntity, {
+      where: { siteId: In([...siteIds]) },
+      select: { siteId: true, slug: true, version: true },
     });
   }
 

@@ -1,7 +1,13 @@
 import type { Fingerprints } from '../../detection';
 import { CREDIT_PRICES } from '../../plans/credit-prices';
 import type { Database } from '../../storage/database';
-import type { SiteEntity, SiteTechnologyEntity, SiteTechnologyVersionEntity } from '../../storage/entities';
+import type {
+  SiteEntity,
+  SiteTechnologyEntity,
+  SiteTechnologyLiveVersionEntity,
+  SiteTechnologyVersionEntity,
+} from '../../storage/entities';
+import { inVersionOrder } from '../vulns/version-compare';
 import { TechnologyTimelineRepository, type ChangeQuery } from '../../storage/technology-timeline.repository';
 import { ValidationError } from '../../errors';
 import type { Caller } from '../platform/caller';
@@ -50,6 +56,8 @@ export interface TechnologyTimeline {
   /** Pages whose latest reading found it (see technology-timeline.ts). */
   evidencePaths: string[];
   versions: { version: string; firstSeenAt: Date; lastSeenAt: Date }[];
+  /** The versions on the site now, in version order (empty: none known, or no longer on the site). */
+  currentVersions: string[];
 }
 
 export interface SiteTimeline {
@@ -214,13 +222,13 @@ export class ChangeFeedService {
   }
 
   private async timelineOf(site: SiteEntity): Promise<SiteTimeline> {
-    const { technologies, versions } = await this.repository.timeline(site.id);
+    const { technologies, versions, liveVersions } = await this.repository.timeline(site.id);
     return {
       hostname: site.hostname,
       domain: site.domain,
       firstSeenAt: site.firstSeenAt,
       lastAnalyzedAt: site.lastAnalyzedAt,
-      technologies: technologyTimelines(technologies, versions),
+      technologies: technologyTimelines(technologies, versions, liveVersions),
       site,
     };
   }
@@ -231,13 +239,20 @@ function kindsOf(filter: ResolvedChangeFilter): readonly ChangeKind[] {
   return filter.kinds.length ? filter.kinds : DEFAULT_CHANGE_KINDS;
 }
 
-/** A site's technology rows and version sightings as timelines, in the order of the rows. */
+/**
+ * A site's technology rows, version sightings and versions on the site now as timelines, in the
+ * order of the rows.
+ */
 export function technologyTimelines(
   technologies: readonly SiteTechnologyEntity[],
   versions: readonly SiteTechnologyVersionEntity[],
+  liveVersions: readonly Pick<SiteTechnologyLiveVersionEntity, 'slug' | 'version'>[],
 ): TechnologyTimeline[] {
   const bySlug = new Map<string, SiteTechnologyVersionEntity[]>();
   for (const v of versions) bySlug.set(v.slug, [...(bySlug.get(v.slug) ?? []), v]);
+  const current = new Map<string, string[]>();
+  for (const v of liveVersions)
+    if (v.version !== '') current.set(v.slug, [...(current.get(v.slug) ?? []), v.version]);
   return technologies.map((t) => ({
     slug: t.slug,
     name: t.name,
@@ -254,6 +269,7 @@ export function technologyTimelines(
       firstSeenAt: v.firstSeenAt,
       lastSeenAt: v.version === t.version && t.confirmedAt > v.lastSeenAt ? t.confirmedAt : v.lastSeenAt,
     })),
+    currentVersions: t.live ? inVersionOrder(current.get(t.slug) ?? []) : [],
   }));
 }
 

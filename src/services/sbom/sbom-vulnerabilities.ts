@@ -44,12 +44,12 @@ export function sbomVulnerabilityOf(v: TechnologyVulnerability): SbomVulnerabili
  */
 export function vulnerabilitiesFromExposure(exposure: {
   vulnerabilitiesOfAll(
-    technologies: readonly { slug: string; version: string }[],
+    technologies: readonly { slug: string; versions: readonly string[] }[],
   ): Promise<{ imported: boolean; found: TechnologyVulnerability[][] }>;
 }): VulnerabilitiesOf {
   return async (components: readonly SbomComponent[]) => {
     const { imported, found } = await exposure.vulnerabilitiesOfAll(
-      components.map((c) => ({ slug: c.slug, version: c.version ?? '' })),
+      components.map((c) => ({ slug: c.slug, versions: c.version ? [c.version] : [] })),
     );
     if (!imported) return null;
     const out = new Map<string, SbomVulnerability[]>();

@@ -6,6 +6,7 @@ import type { StoredSiteReader } from '../lookup/stored-site-reader';
 import type { Caller } from '../platform/caller';
 import type { MeteringService } from '../platform/metering.service';
 import { parseList, type SiteIndexService } from '../site-index/site-index.service';
+import { inVersionOrder } from '../vulns/version-compare';
 import type { SbomComponent, SiteSbom, VulnerabilitiesOf } from './sbom.contract';
 
 /**
@@ -20,7 +21,7 @@ export class SbomService {
 
   constructor(
     private readonly storedSites: Pick<StoredSiteReader, 'site'>,
-    private readonly siteIndex: Pick<SiteIndexService, 'currentTechnologies'>,
+    private readonly siteIndex: Pick<SiteIndexService, 'currentTechnologies' | 'versionsNow'>,
     engines: Fingerprints | EngineSource,
     private readonly metering: MeteringService,
     private readonly now: () => Date = () => new Date(),
@@ -43,10 +44,11 @@ export class SbomService {
     const site = await this.storedSites.site(url);
     if (!site) return null;
     const rows = await this.siteIndex.currentTechnologies(site.id);
+    const versionsNow = await this.siteIndex.versionsNow(site.id);
     const fingerprints = this.fingerprints();
     const components = rows
       .filter((row) => row.live && row.confidence >= DENOISE_THRESHOLD)
-      .flatMap((row) => componentsOf(site, row, fingerprints));
+      .flatMap((row) => componentsOf(site, row, versionsNow.get(row.slug) ?? [], fingerprints));
     return {
       url: siteUrl(site, '/'),
       hostname: site.hostname,
@@ -58,10 +60,15 @@ export class SbomService {
   }
 }
 
-/** One component per detected version (one without a version when none was detected). */
+/**
+ * One component per version on the site now (a theme's jQuery and a plugin's are two), its
+ * occurrences the pages whose latest reading found that version; one without a version when none
+ * is known.
+ */
 function componentsOf(
   site: SiteEntity,
   row: SiteTechnologyEntity,
+  versionsNow: readonly { version: string; pages: string[] }[],
   fingerprints: Fingerprints,
 ): SbomComponent[] {
   const known = fingerprints.technologyBySlug(row.slug);
@@ -69,11 +76,16 @@ function componentsOf(
   const cpe = known?.cpe ?? null;
   const categories = (known?.categories ?? []).map((c) => c.name);
   const type = typeOf(name, cpe, known?.categories.map((c) => c.slug) ?? []);
-  const pages = parseList(row.evidencePaths)
-    .filter((path) => path.startsWith('/'))
-    .map((path) => siteUrl(site, path));
-  const versions = parseList(row.versions);
-  return (versions.length > 0 ? versions : [null]).map((version) => ({
+  const pagesOf = (paths: readonly string[]) =>
+    paths.filter((path) => path.startsWith('/')).map((path) => siteUrl(site, path));
+  const versions: { version: string | null; pages: string[] }[] =
+    versionsNow.length > 0
+      ? inVersionOrder(versionsNow.map((v) => v.version)).map((version) => ({
+          version,
+          pages: versionsNow.find((v) => v.version === version)!.pages,
+        }))
+      : [{ version: null, pages: parseList(row.evidencePaths) }];
+  return versions.map(({ version, pages }) => ({
     ref: version === null ? row.slug : `${row.slug}@${version}`,
     slug: row.slug,
     name,
@@ -87,7 +99,7 @@ function componentsOf(
     firstSeenAt: row.firstSeenAt,
     lastSeenAt: row.confirmedAt,
     fingerprintsVersion: row.fingerprintsVersion,
-    pages,
+    pages: pagesOf(pages),
   }));
 }
 

@@ -120,14 +120,16 @@ export class SiteGraphService {
 
   /** The technologies of each site with their timelines, live ones first. */
   async timelines(siteIds: readonly number[]): Promise<TechnologyTimeline[][]> {
-    const [technologies, versions] = await Promise.all([
+    const [technologies, versions, liveVersions] = await Promise.all([
       this.repository.technologiesOf(siteIds),
       this.repository.versionsOf(siteIds),
+      this.repository.liveVersionsOf(siteIds),
     ]);
     return siteIds.map((id) =>
       technologyTimelines(
         technologies.filter((t) => t.siteId === id),
         versions.filter((v) => v.siteId === id),
+        liveVersions.filter((v) => v.siteId === id),
       ),
     );
   }

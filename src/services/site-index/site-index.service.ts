@@ -2,6 +2,7 @@ import { EntityManager, In } from 'typeorm';
 import { rawSqlOf, RawSql } from '../../storage/raw-sql';
 import { Database } from '../../storage/database';
 import { SiteIndexRepository, type SiteTechnologyRef } from '../../storage/site-index.repository';
+import { TechnologyTimelineRepository } from '../../storage/technology-timeline.repository';
 import type { DetectedTechnology } from '../../detection';
 import type { EventsSet, SiteEnrichment } from '../../enrichment';
 import {
@@ -114,6 +115,9 @@ export class SiteIndexService {
   /** The trend aggregates, raised with each analysis's monthly history. */
   private readonly trends: TrendWriter;
 
+  /** The timeline's rows, for the versions on a site now. */
+  private readonly timelineRows: TechnologyTimelineRepository;
+
   /**
    * `onChanges` hears the changes of each recorded analysis once it has committed;
    * `changesWithin` gets them inside its transaction, before the commit (the monitors schedule
@@ -129,6 +133,7 @@ export class SiteIndexService {
     this.siteRows = new SiteRowLoader(this.sql);
     this.timeline = new TimelineWriter(db, onChanges);
     this.trends = new TrendWriter(db);
+    this.timelineRows = new TechnologyTimelineRepository(db);
   }
 
   /**
@@ -262,6 +267,21 @@ export class SiteIndexService {
    */
   technologiesOn(refs: readonly SiteTechnologyRef[]): Promise<(SiteTechnologyEntity | null)[]> {
     return this.index.technologiesOn(refs);
+  }
+
+  /**
+   * The versions a site's technologies run now (site_technology_live_versions), with the pages
+   * whose latest reading found each; a technology without a known version has none listed.
+   */
+  async versionsNow(siteId: number): Promise<Map<string, { version: string; pages: string[] }[]>> {
+    const out = new Map<string, { version: string; pages: string[] }[]>();
+    for (const row of await this.timelineRows.liveVersions(this.db.manager, siteId))
+      if (row.version !== '')
+        out.set(row.slug, [
+          ...(out.get(row.slug) ?? []),
+          { version: row.version, pages: parseList(row.evidencePaths) },
+        ]);
+    return out;
   }
 
   async currentTechnologies(siteId: number): Promise<SiteTechnologyEntity[]> {

@@ -101,13 +101,27 @@ export const TechnologyVulnerabilityShape = VulnerabilityShape.extend({
       'certain: the detected version is in an affected range; possible: no version was detected, so it may be',
     ),
   fixedVersions: z.array(z.string()).describe('Versions that fix it, as the records state them'),
+  versions: z
+    .array(z.string())
+    .describe(
+      'The versions on the site it matches: those in an affected range when certain, those without a number ' +
+        'to compare when possible; empty when no version was detected',
+    ),
 });
 export type TechnologyVulnerability = z.output<typeof TechnologyVulnerabilityShape>;
 
 const ExposedTechnologyShape = z.strictObject({
   technology: z.string().describe('Technology slug'),
   name: z.string().describe('Technology name'),
-  version: z.string().optional().describe('The version the index holds for the site (absent: none detected)'),
+  version: z
+    .string()
+    .optional()
+    .describe('A version on the site now: the best known one, when several (absent: none detected)'),
+  versions: z
+    .array(z.string())
+    .describe(
+      'Every version on the site now, each judged (a theme’s and a plugin’s copy of a library); empty when none was detected',
+    ),
   vulnerabilities: z.array(TechnologyVulnerabilityShape.meta({ graphqlType: 'TechnologyVulnerability' })),
 });
 
@@ -135,11 +149,18 @@ const ExposedSiteShape = z.strictObject({
             .string()
             .optional()
             .describe(
-              'The version the index holds for the site (absent only for a possible match: none detected)',
+              'A version on the site that matched, the first of `versions` (absent only for a possible match: none detected)',
+            ),
+          versions: z
+            .array(z.string())
+            .describe(
+              'Every version on the site that matched, in version order: a site running two affected versions is listed once',
             ),
           match: z
             .enum(MATCH_CERTAINTIES)
-            .describe('certain: the version is in an affected range; possible: no version was detected'),
+            .describe(
+              'certain: a version is in an affected range; possible: no version was detected (or none with a number)',
+            ),
         })
         .meta({ graphqlType: 'ExposedSiteTechnology' }),
     )

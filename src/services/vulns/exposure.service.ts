@@ -22,7 +22,7 @@ import type {
   Vulnerability,
 } from './exposure.contract';
 import { productKeysFor, technologiesForProduct } from './technology-products';
-import { isComparable } from './version-compare';
+import { inVersionOrder, isComparable } from './version-compare';
 
 /** The reverse query's filters and page. */
 export interface ExposedSitesQuery {
@@ -68,13 +68,22 @@ function mergeAliased(matches: (TechnologyVulnerability & { source: string })[])
     const names = [m.id, ...m.aliases];
     const group = names.map((n) => groupOf.get(n)).find((g) => g !== undefined);
     if (!group) {
-      const fresh = { ...m, aliases: [...m.aliases], fixedVersions: [...m.fixedVersions] };
+      const fresh = {
+        ...m,
+        aliases: [...m.aliases],
+        fixedVersions: [...m.fixedVersions],
+        versions: [...m.versions],
+      };
       groups.push(fresh);
       for (const n of names) groupOf.set(n, fresh);
       continue;
     }
     group.aliases = [...new Set([...group.aliases, ...names])].filter((a) => a !== group.id).sort();
     group.fixedVersions = [...new Set([...group.fixedVersions, ...m.fixedVersions])];
+    // The versions said are those of the group's match: a certain record's replace a possible one's.
+    if (m.match === group.match)
+      group.versions = inVersionOrder([...new Set([...group.versions, ...m.versions])]);
+    else if (m.match === 'certain') group.versions = m.versions;
     if (m.match === 'certain') group.match = 'certain';
     if (group.score === undefined && m.score !== undefined) {
       group.score = m.score;
@@ -108,13 +117,13 @@ export class ExposureService {
   }
 
   /**
-   * The vulnerabilities of several technologies at their versions ('' when none was detected), read
-   * in one go (a site's exposure, an SBOM's components, the technologies of a GraphQL answer), in
-   * the order given; `imported` says whether any vulnerability data is imported at all (the SBOM
-   * has no VEX section without).
+   * The vulnerabilities of several technologies at the versions a site runs (none, or only '': no
+   * version detected; each version judged), read in one go (a site's exposure, an SBOM's
+   * components, the technologies of a GraphQL answer), in the order given; `imported` says whether
+   * any vulnerability data is imported at all (the SBOM has no VEX section without).
    */
   async vulnerabilitiesOfAll(
-    technologies: readonly { slug: string; version: string }[],
+    technologies: readonly { slug: string; versions: readonly string[] }[],
   ): Promise<{ imported: boolean; found: TechnologyVulnerability[][] }> {
     const fingerprints = this.fingerprints();
     const keysOf = technologies.map((t) => productKeysFor(t.slug, fingerprints));
@@ -128,29 +137,38 @@ export class ExposureService {
         entry.specs.push(JSON.parse(row.spec) as AffectedSpec);
         byId.set(row.id, entry);
       }
-      return this.matchesAt(byId, t.version);
+      return this.matchesAt(byId, t.versions);
     });
     return { imported, found };
   }
 
+  /**
+   * The records matching any of the versions a site runs (none: no version detected): certain when
+   * one of them is in a range, naming the versions that are (a theme's jQuery 1.12.4 affected, a
+   * plugin's 3.6.0 not), else possible.
+   */
   private matchesAt(
     byId: Map<string, { row: VulnerabilityRow; specs: AffectedSpec[] }>,
-    version: string,
+    versions: readonly string[],
   ): TechnologyVulnerability[] {
+    const detected = versions.filter((v) => v !== '');
+    const judged = detected.length > 0 ? detected : [''];
     const matches: (TechnologyVulnerability & { source: string })[] = [];
     for (const { row, specs } of byId.values()) {
-      const results = specs.map((spec) => matchVersion(spec, version));
-      const match = results.includes('certain')
-        ? 'certain'
-        : results.includes('possible')
-          ? 'possible'
-          : null;
+      const byMatch = { certain: [] as string[], possible: [] as string[] };
+      for (const version of judged) {
+        const results = specs.map((spec) => matchVersion(spec, version));
+        if (results.includes('certain')) byMatch.certain.push(version);
+        else if (results.includes('possible')) byMatch.possible.push(version);
+      }
+      const match = byMatch.certain.length > 0 ? 'certain' : byMatch.possible.length > 0 ? 'possible' : null;
       if (!match) continue;
       matches.push({
         ...vulnerabilityOf(row),
         source: row.source,
         match,
         fixedVersions: [...new Set(specs.flatMap(fixedVersionsOf))],
+        versions: inVersionOrder(byMatch[match].filter((v) => v !== '')),
       });
     }
     return mergeAliased(matches);
@@ -185,10 +203,13 @@ export class ExposureService {
     for (const [i, t] of live.entries()) {
       const vulnerabilities = found[i];
       if (vulnerabilities.length === 0) continue;
+      const versions = inVersionOrder(t.versions.filter((v) => v !== ''));
+      const version = versions.includes(t.version) ? t.version : versions[0];
       technologies.push({
         technology: t.slug,
         name: fingerprints.technologyBySlug(t.slug)?.name ?? t.name,
-        ...(t.version ? { version: t.version } : {}),
+        ...(version ? { version } : {}),
+        versions,
         vulnerabilities,
       });
     }
@@ -314,27 +335,38 @@ export class ExposureService {
     });
     const fingerprints = this.fingerprints();
     const sites: ExposedSitesPage['sites'] = [];
+    // A site running two matched versions of a technology is listed once, with both.
+    const matched = new Map<string, { match: MatchCertainty; versions: string[] }>();
     let last = 0;
     for (const row of rows) {
       const match = matchOf.get(`${row.slug}\n${row.version}`) ?? 'certain';
+      if (last !== row.siteId) {
+        last = row.siteId;
+        matched.clear();
+        sites.push({
+          domain: row.hostname,
+          ...(row.country ? { country: row.country } : {}),
+          ...(row.trafficRank !== null ? { trafficRank: row.trafficRank } : {}),
+          technologies: [],
+        });
+      }
+      const seen = matched.get(row.slug) ?? { match, versions: [] };
+      if (match === 'certain') seen.match = 'certain';
+      if (row.version !== '') seen.versions.push(row.version);
+      matched.set(row.slug, seen);
+      const technologies = sites[sites.length - 1].technologies;
+      const versions = inVersionOrder(seen.versions);
       const technology = {
         technology: row.slug,
         name: fingerprints.technologyBySlug(row.slug)?.name ?? row.slug,
         // Published as the per-URL answer does: no version when none was detected.
-        ...(row.version !== '' ? { version: row.version } : {}),
-        match,
+        ...(versions.length > 0 ? { version: versions[0] } : {}),
+        versions,
+        match: seen.match,
       };
-      if (last === row.siteId) {
-        sites[sites.length - 1].technologies.push(technology);
-        continue;
-      }
-      last = row.siteId;
-      sites.push({
-        domain: row.hostname,
-        ...(row.country ? { country: row.country } : {}),
-        ...(row.trafficRank !== null ? { trafficRank: row.trafficRank } : {}),
-        technologies: [technology],
-      });
+      const at = technologies.findIndex((t) => t.technology === row.slug);
+      if (at >= 0) technologies[at] = technology;
+      else technologies.push(technology);
     }
     return more && last > 0 ? { sites, moreAfter: String(last) } : { sites };
   }

@@ -109,3 +109,8 @@ export function compareVersions(scheme: VersionScheme, a: string, b: string): nu
 export function isComparable(version: string): boolean {
   return /\d/.test(version);
 }
+
+/** Versions in version order (dotted comparison; equal ones by their text): how lists of a site's versions are shown. */
+export function inVersionOrder(versions: readonly string[]): string[] {
+  return [...versions].sort((a, b) => compareDotted(a, b) || (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -7,6 +7,7 @@ import { ZipFile } from 'yazl';
 import { FAST_SETTINGS } from '../analysis-api/analysis-test-kit';
 import { ChangingSite, GENEROUS_FETCHES } from '../changes/changing-site';
 import { NVD_FIXTURE, OSV_FIXTURE, startExposureSites } from './exposure-sites';
+import { inVersionOrder } from '../../../src/services/vulns/version-compare';
 import { expectMatchesContract, fetchOpenApiDocument, OpenApiDocument } from '../../helpers/openapi-contract';
 import { statementsDuring } from '../../helpers/sql-statements';
 import { startTestService, TestService } from '../../helpers/test-service';
@@ -204,7 +205,9 @@ describe('vulnerability import and exposure', () => {
       {
         domain: a.hostname,
         ...rankOf(a.hostname),
-        technologies: [{ technology: 'jquery', name: 'jQuery', version: '3.4.1', match: 'certain' }],
+        technologies: [
+          { technology: 'jquery', name: 'jQuery', version: '3.4.1', versions: ['3.4.1'], match: 'certain' },
+        ],
       },
     ]);
     expect(jquery.body.moreAfter).toBeUndefined();
@@ -242,7 +245,7 @@ describe('vulnerability import and exposure', () => {
     const lodash = {
       domain: b.hostname,
       ...rankOf(b.hostname),
-      technologies: [{ technology: 'lodash', name: 'Lodash', match: 'possible' }],
+      technologies: [{ technology: 'lodash', name: 'Lodash', versions: [], match: 'possible' }],
     };
     const possible = await get('/v2/exposure/sites/?vulnerability=CVE-2021-23337&match=possible');
     expect(possible.body.sites).toEqual([lodash]);
@@ -338,10 +341,16 @@ describe('vulnerability import and exposure', () => {
 
   it('reads the vulnerabilities of all the technologies of an answer’s sites together, each as read alone', async () => {
     const TECHNOLOGIES =
-      'domain technologies { slug version live vulnerabilities { id aliases severity score match fixedVersions } }';
+      'domain technologies { slug version currentVersions live vulnerabilities { id aliases severity score match fixedVersions } }';
     type GraphSite = {
       domain: string;
-      technologies: { slug: string; version: string | null; live: boolean; vulnerabilities: unknown[] }[];
+      technologies: {
+        slug: string;
+        version: string | null;
+        currentVersions: string[];
+        live: boolean;
+        vulnerabilities: unknown[];
+      }[];
     };
     /** The answer's sites, and the reads of vulnerability records the query made. */
     const ask = async (
@@ -385,7 +394,7 @@ describe('vulnerability import and exposure', () => {
     for (const site of page.sites)
       for (const t of site.technologies) {
         const alone = t.live
-          ? (await services().exposure.vulnerabilitiesOfAll([{ slug: t.slug, version: t.version ?? '' }]))
+          ? (await services().exposure.vulnerabilitiesOfAll([{ slug: t.slug, versions: t.currentVersions }]))
               .found[0]
           : [];
         expect([site.domain, t.slug, t.vulnerabilities]).toEqual([
@@ -408,7 +417,8 @@ describe('vulnerability import and exposure', () => {
 
   it('pages the reverse query exactly as one unpaged read, with rank and country filters, certain and possible', async () => {
     // A synthetic slice of index written directly: 160 sites with jQuery versions inside, outside and
-    // without a version, some rows no longer live, some with WordPress too; ranks on most of them.
+    // without a version, some running two jQuery versions at once, some rows no longer live, some
+    // with WordPress too; ranks on most of them.
     const db = services().db;
     const when = db.dialect === 'sqlite' ? '2026-11-27 00:00:00.000' : new Date('2026-11-27T00:00:00Z');
     const jqueryVersions = ['1.12.4', '3.4.1', '3.7.1', '', '2.2.4', 'beta', '3.5.0'];
@@ -416,12 +426,17 @@ describe('vulnerability import and exposure', () => {
       host: string;
       rank: number | null;
       country: string;
-      techs: [string, string, boolean][];
+      techs: [string, string[], boolean][];
     }[] = [];
     for (let n = 0; n < 160; n++) {
-      const techs: [string, string, boolean][] = [];
-      if (n % 9 !== 4) techs.push(['jquery', jqueryVersions[(n * 5) % jqueryVersions.length], n % 17 !== 3]);
-      if (n % 4 === 1) techs.push(['wordpress', n % 8 === 1 ? '6.4.2' : '', true]);
+      const techs: [string, string[], boolean][] = [];
+      const jquery = jqueryVersions[(n * 5) % jqueryVersions.length];
+      // A theme's copy and a plugin's: a second version on every sixth site that has one.
+      const second = jqueryVersions[(n * 3 + 1) % jqueryVersions.length];
+      const versions =
+        jquery === '' ? [] : n % 6 === 2 && second !== '' && second !== jquery ? [jquery, second] : [jquery];
+      if (n % 9 !== 4) techs.push(['jquery', versions, n % 17 !== 3]);
+      if (n % 4 === 1) techs.push(['wordpress', n % 8 === 1 ? ['6.4.2'] : [], true]);
       planned.push({
         host: `exposure-${n}.example`,
         rank: n % 5 === 0 ? null : ((n * 7919) % 1500) + 1,
@@ -455,12 +470,20 @@ describe('vulnerability import and exposure', () => {
       ).map((r) => [r.hostname, Number(r.id)]),
     );
     for (const site of planned)
-      for (const [slug, version, live] of site.techs)
+      for (const [slug, versions, live] of site.techs) {
         await db.query(
           'INSERT INTO site_technologies (site_id, slug, name, version, version_key, versions, confidence, root_path, ' +
             "first_seen_at, confirmed_at, live) VALUES (?, ?, ?, ?, '', '[]', 100, ?, ?, ?, ?)",
-          [idOf.get(site.host), slug, slug, version, true, when, when, live],
+          [idOf.get(site.host), slug, slug, versions[0] ?? '', true, when, when, live],
         );
+        // The versions on the site now: rows only while the technology is live, '' without a version.
+        if (live)
+          for (const version of versions.length > 0 ? versions : [''])
+            await db.query(
+              'INSERT INTO site_technology_live_versions (site_id, slug, version, evidence_paths) VALUES (?, ?, ?, \'["/"]\')',
+              [idOf.get(site.host), slug, version],
+            );
+      }
     // One record over both technologies: jQuery below 3.5.0, WordPress up to 6.4.2.
     const at = new Date('2026-11-27T00:00:00Z');
     await services().vulnerabilities.repository.writeBatch(
@@ -505,36 +528,52 @@ describe('vulnerability import and exposure', () => {
         { ...r, traffic_rank: r.traffic_rank === null ? null : Number(r.traffic_rank) },
       ]),
     );
-    const technologies = await db.query<{ site_id: number; slug: string; version: string; live: unknown }[]>(
-      'SELECT site_id, slug, version, live FROM site_technologies',
+    const technologies = await db.query<{ site_id: number; slug: string; version: string }[]>(
+      'SELECT site_id, slug, version FROM site_technology_live_versions',
     );
     const affected = (slug: string, version: string) =>
       slug === 'jquery'
         ? ['1.12.4', '3.4.1', '2.2.4'].includes(version)
         : slug === 'wordpress' && ['6.4.2'].includes(version);
     const reference = (match: string, rank: number | null, countries: string[]) => {
-      const bySite = new Map<number, string[]>();
+      // Per site and technology: the versions that match and whether any certainly does.
+      const bySite = new Map<number, Map<string, { versions: string[]; certain: boolean }>>();
       for (const t of technologies) {
-        if (!['jquery', 'wordpress'].includes(t.slug) || !Number(t.live)) continue;
+        if (!['jquery', 'wordpress'].includes(t.slug)) continue;
         const possible = !/\d/.test(t.version);
         const certain = !possible && affected(t.slug, t.version);
         if (!((match !== 'possible' && certain) || (match !== 'certain' && possible))) continue;
         const site = stored.get(Number(t.site_id))!;
         if (rank !== null && (site.traffic_rank === null || site.traffic_rank > rank)) continue;
         if (countries.length > 0 && !countries.includes(site.country ?? '')) continue;
-        const list = bySite.get(Number(t.site_id)) ?? [];
-        list.push(`${t.slug}@${t.version}:${certain ? 'certain' : 'possible'}`);
-        bySite.set(Number(t.site_id), list);
+        const slugs = bySite.get(Number(t.site_id)) ?? new Map();
+        const found = slugs.get(t.slug) ?? { versions: [], certain: false };
+        if (t.version !== '') found.versions.push(t.version);
+        found.certain ||= certain;
+        slugs.set(t.slug, found);
+        bySite.set(Number(t.site_id), slugs);
       }
       return [...bySite.keys()]
         .sort((x, y) => x - y)
-        .map((id) => `${stored.get(id)!.hostname} ${bySite.get(id)!.sort().join(',')}`);
+        .map(
+          (id) =>
+            `${stored.get(id)!.hostname} ${[...bySite.get(id)!]
+              .map(
+                ([slug, t]) =>
+                  `${slug}@${inVersionOrder(t.versions).join('+')}:${t.certain ? 'certain' : 'possible'}`,
+              )
+              .sort()
+              .join(',')}`,
+        );
     };
     // Its own account: every page is charged (1 credit per 10 sites).
     const { apiKey: key } = await service.createAccount({ plan: 'large', credits: 100_000 });
     const read = (site: any) =>
       `${site.domain} ${site.technologies
-        .map((t: any) => `${t.technology}@${t.version ?? ''}:${t.match}`)
+        .map((t: any) => {
+          expect(t.version).toBe(t.versions[0]);
+          return `${t.technology}@${t.versions.join('+')}:${t.match}`;
+        })
         .sort()
         .join(',')}`;
     for (const match of ['certain', 'possible', 'any'])
@@ -549,6 +588,7 @@ describe('vulnerability import and exposure', () => {
           (countries.length > 0 ? `&countries=${countries.join(',')}` : '');
         const expected = reference(match, rank, countries);
         expect(expected.length).toBeGreaterThan(5);
+        if (match === 'certain' && rank === null) expect(expected.join(' ')).toContain('+');
         const whole = (await get(`/v2/exposure/sites/?${filters}&limit=1000`, key)).body;
         expect([filters, whole.sites.map(read)]).toEqual([filters, expected]);
         expect(whole.moreAfter).toBeUndefined();
