@@ -5,7 +5,8 @@
  *
  * The most common technology of the synthetic index becomes jquery (the slugs swap names), and its
  * rows get a realistic spread of versions: 60 jQuery releases from 1.4.2 to 3.7.1, later ones more
- * common, 15% without a version. Vulnerability records are written as the import writes them:
+ * common, 15% without a version, 5% running a second release at once (a theme's and a plugin's
+ * copies). Vulnerability records are written as the import writes them:
  * CVE-2020-11022 (>= 1.2, < 3.5.0: most jQuery sites), its OSV alias GHSA-gxr4-xjj5-5px2 (the
  * same range in semver), and CVE-2012-6708 (two exact versions: a rare match). Then
  * EXPOSURE_BENCH_REQUESTS calls of the exposure service's page read (what REST and GraphQL call,
@@ -89,7 +90,23 @@ const RELEASES = [
   '3.2',
 ];
 
-/** Makes the most common technology jquery and gives its rows the releases' spread. */
+/** `WHEN … THEN` a release for each site, weights 1..n over the releases (later ones more common). */
+function releaseCases(hash: number): string {
+  const total = (RELEASES.length * (RELEASES.length + 1)) / 2;
+  let upTo = 0;
+  return RELEASES.map((version, i) => {
+    upTo += i + 1;
+    return `WHEN (site_id * ${hash}) % ${total} < ${upTo} THEN '${version}'`;
+  }).join(' ');
+}
+
+/**
+ * The second jQuery of 5% of its sites (SECOND_VERSION_EVERY): a release drawn from the same spread
+ * by another hash (the same one drawn twice stays one version).
+ */
+const SECOND_RELEASE = { slug: 'jquery', version: `CASE ${releaseCases(104729)} ELSE '3.6.0' END` };
+
+/** Makes the most common technology jquery and gives its rows the releases' spread, 15% without a version. */
 async function prepare(q: BulkQuery, popular: string): Promise<void> {
   const t = performance.now();
   if (popular !== 'jquery') {
@@ -97,16 +114,8 @@ async function prepare(q: BulkQuery, popular: string): Promise<void> {
     await q("UPDATE site_technologies SET slug = 'jquery' WHERE slug = ?", [popular]);
     await q("UPDATE site_technologies SET slug = ? WHERE slug = '__jquery'", [popular]);
   }
-  // Weights 1..n over the releases (later ones more common), 15% without a version.
-  const total = (RELEASES.length * (RELEASES.length + 1)) / 2;
-  const cases: string[] = [];
-  let upTo = 0;
-  RELEASES.forEach((version, i) => {
-    upTo += i + 1;
-    cases.push(`WHEN (site_id * 7919) % ${total} < ${upTo} THEN '${version}'`);
-  });
   await q(
-    `UPDATE site_technologies SET version = CASE WHEN site_id % 20 < 3 THEN '' ${cases.join(' ')} ELSE '' END ` +
+    `UPDATE site_technologies SET version = CASE WHEN site_id % 20 < 3 THEN '' ${releaseCases(7919)} ELSE '' END ` +
       "WHERE slug = 'jquery'",
   );
   const [{ n }] = (await q("SELECT COUNT(*) AS n FROM site_technologies WHERE slug = 'jquery'")) as {
@@ -128,14 +137,27 @@ async function measure(databaseUrl: string): Promise<void> {
     if (await keptBuild(db)) {
       // Opening it ran any newer migration: its indexes need the planner's statistics too.
       const t = performance.now();
-      await db.query(db.dialect === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE sites, site_technologies');
+      await db.query(
+        db.dialect === 'sqlite'
+          ? 'ANALYZE'
+          : 'ANALYZE TABLE sites, site_technologies, site_technology_live_versions',
+      );
       console.log(
         `reusing the index of ${databaseUrl} (analysed in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
       );
     } else {
-      await buildSyntheticIndex(db, services.engine.fingerprints, SITES, (q, plan) =>
-        prepare(q, plan.slugs[0]),
+      await buildSyntheticIndex(
+        db,
+        services.engine.fingerprints,
+        SITES,
+        (q, plan) => prepare(q, plan.slugs[0]),
+        SECOND_RELEASE,
       );
+      const [{ two }] = await db.query<{ two: number | string }[]>(
+        'SELECT COUNT(*) AS two FROM (SELECT site_id FROM site_technology_live_versions ' +
+          "WHERE slug = 'jquery' GROUP BY site_id HAVING COUNT(*) > 1) m",
+      );
+      console.log(`jquery: ${Number(two)} sites running two versions`);
       // The records last: a database holding them holds a whole build.
       await writeRecords(services);
     }

@@ -4,7 +4,10 @@
  * 70%, and 8 technology slots per site drawn from 500 real slugs with a Zipf-like spread (the n-th
  * slug about 1/n as common as the first; slots landing on the same slug collapse, so about 7.2
  * technologies a site). A fifth of the slugs are members of the largest category, spread over the
- * ranks. Shared by the lists and index benchmarks.
+ * ranks. The versions each technology runs now (site_technology_live_versions) are its version, and
+ * 1 in SECOND_VERSION_EVERY of the sites running the most common slug run a second version of it at
+ * once (a theme's copy of a library beside a plugin's). Shared by the lists, index and exposure
+ * benchmarks.
  */
 import type { Database } from '../src/storage/database';
 import type { Fingerprints } from '../src/detection';
@@ -48,16 +51,30 @@ export function syntheticIndexPlan(
   return { slugs, category, zipf };
 }
 
+/** 1 in this many of the sites running the most common slug (with a version) run a second one. */
+export const SECOND_VERSION_EVERY = 20;
+
+/**
+ * The second version: of which slug (by default the most common) and, as SQL over the site's
+ * `site_id` and `version`, which version.
+ */
+export interface SecondVersion {
+  slug?: string;
+  version: string;
+}
+
 /**
  * Builds the index; `reshape`, when given, then changes its rows before its indexes are built (on
  * MariaDB within the bulk load, so a benchmark's own updates of a million rows do not maintain the
- * secondary indexes row by row either).
+ * secondary indexes row by row either); the versions on the sites now are written last, from the
+ * rows as reshaped, with `second` as the second version.
  */
 export async function buildSyntheticIndex(
   db: Database,
   fingerprints: Fingerprints,
   sites: number,
   reshape?: (q: BulkQuery, plan: SyntheticIndex) => Promise<void>,
+  second: SecondVersion = { version: "CASE version WHEN '1.12.4' THEN '3.6.0' ELSE '1.12.4' END" },
 ): Promise<SyntheticIndex> {
   const mysql = db.dialect === 'mysql';
   const { slugs, category, zipf } = syntheticIndexPlan(fingerprints);
@@ -66,9 +83,10 @@ export async function buildSyntheticIndex(
   const stamp = mysql ? now : now.toISOString().replace('T', ' ').replace('Z', '');
   const old = mysql ? new Date(Date.UTC(2024, 0, 1)) : '2024-01-01 00:00:00.000';
   if (mysql) {
-    await bulkLoad(db, ['sites', 'site_technologies'], async (q) => {
+    await bulkLoad(db, ['sites', 'site_technologies', 'site_technology_live_versions'], async (q) => {
       await loadMariaDb(q, zipf, sites, stamp, old);
       await reshape?.(q, { slugs, category });
+      await insertLiveVersions(q, true, { slug: slugs[0], ...second });
     });
   } else {
     await createZipf((sql, params) => db.query(sql, params), zipf);
@@ -85,7 +103,9 @@ export async function buildSyntheticIndex(
     ]);
     await db.query(INSERT_LANGUAGES);
     for (let j = 0; j < SLOTS; j++) await db.query(insertTechnologies(false, j, ''), [old, stamp]);
-    await reshape?.((sql, params) => db.query(sql, params), { slugs, category });
+    const q: BulkQuery = (sql, params) => db.query(sql, params);
+    await reshape?.(q, { slugs, category });
+    await insertLiveVersions(q, false, { slug: slugs[0], ...second });
   }
   const [{ n: techRows }] = (await db.query('SELECT COUNT(*) AS n FROM site_technologies')) as {
     n: number;
@@ -95,7 +115,8 @@ export async function buildSyntheticIndex(
       `${SLUGS} slugs, generated in ${((performance.now() - t) / 1000).toFixed(1)} s on ${db.dialect}`,
   );
   if (db.dialect === 'sqlite') await db.query('ANALYZE');
-  else await db.query('ANALYZE TABLE sites, site_technologies, site_languages');
+  else
+    await db.query('ANALYZE TABLE sites, site_technologies, site_technology_live_versions, site_languages');
 
   return { slugs, category };
 }
@@ -174,4 +195,32 @@ function insertTechnologies(mysql: boolean, j: number, where: string): string {
                    ELSE '000005.000002' END,
               '[]', 100, 1, ?, ?
          FROM sites s JOIN bench_zipf z ON z.bucket = (s.id * ${prime} + ${offset}) % ${BUCKETS} ${where}`;
+}
+
+/**
+ * The versions on the sites now: each technology's version ('' without one), and `second.version`
+ * on 1 in SECOND_VERSION_EVERY of the sites running `second.slug` with a version (the same version
+ * drawn twice stays one row). On MariaDB a range of sites at a time.
+ */
+async function insertLiveVersions(
+  q: BulkQuery,
+  mysql: boolean,
+  second: Required<SecondVersion>,
+): Promise<void> {
+  const ignore = mysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+  const [{ top }] = (await q('SELECT MAX(id) AS top FROM sites')) as { top: number | string | null }[];
+  const step = mysql ? MARIADB_CHUNK : Number(top ?? 0) + 1;
+  for (let from = 0; from < Number(top ?? 0); from += step) {
+    const range = `site_id > ${from} AND site_id <= ${from + step}`;
+    await q(
+      `${ignore} INTO site_technology_live_versions (site_id, slug, version, evidence_paths)
+         SELECT site_id, slug, version, '["/"]' FROM site_technologies WHERE ${range}`,
+    );
+    await q(
+      `${ignore} INTO site_technology_live_versions (site_id, slug, version, evidence_paths)
+         SELECT site_id, slug, ${second.version}, '["/"]' FROM site_technologies
+          WHERE slug = ? AND version <> '' AND site_id % ${SECOND_VERSION_EVERY} = 7 AND ${range}`,
+      [second.slug],
+    );
+  }
 }
