@@ -8,7 +8,7 @@ const NAME = 'TechnologyLiveVersions1764760000000';
 /**
  * Migration 1764760000000 (the versions each technology runs on a site now) on SQLite and (with
  * TEST_DATABASE_URL) MariaDB: up backfills one row per live technology from its best version, down
- * removes the table, up again.
+ * removes the table, up again; a site removed takes its rows along.
  */
 describe(`migration ${NAME}`, () => {
   let database: TestDatabase;
@@ -65,6 +65,19 @@ describe(`migration ${NAME}`, () => {
         expect(await runner.hasTable('site_technology_live_versions')).toBe(false);
         await dataSource.runMigrations();
         expect(await runner.hasTable('site_technology_live_versions')).toBe(true);
+        // A site removed takes its rows along.
+        const rowsOfSite = async () =>
+          Number(
+            (
+              await dataSource.query(
+                'SELECT COUNT(*) AS n FROM site_technology_live_versions WHERE site_id = ?',
+                [id],
+              )
+            )[0].n,
+          );
+        expect(await rowsOfSite()).toBe(2);
+        await dataSource.query('DELETE FROM sites WHERE id = ?', [id]);
+        expect(await rowsOfSite()).toBe(0);
       } finally {
         await runner.release();
       }
