@@ -130,7 +130,11 @@ export class TechnologyTimelineRepository {
     versions: ReadonlyMap<string, readonly Omit<LiveVersionRow, 'slug'>[]>,
   ): Promise<void> {
     if (versions.size === 0) return;
-    await m.delete(SiteTechnologyLiveVersionEntity, { siteId, slug: In([...versions.keys()]) });
+    const where = { siteId, slug: In([...versions.keys()]) };
+    // A DELETE that finds no row still gap-locks the key range (MariaDB), and the other sites'
+    // inserts into that gap deadlock with it: delete only what is there (the site row is locked).
+    if ((await m.count(SiteTechnologyLiveVersionEntity, { where })) > 0)
+      await m.delete(SiteTechnologyLiveVersionEntity, where);
     const rows = [...versions].flatMap(([slug, list]) => list.map((v) => ({ siteId, slug, ...v })));
     if (rows.length > 0)
       await m
