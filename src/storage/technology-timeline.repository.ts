@@ -122,19 +122,17 @@ export class TechnologyTimelineRepository {
 
   /**
    * Replaces the versions on the site of these technologies (slug → its rows now; none: it is no
-   * longer on the site): one delete and one insert.
+   * longer on the site): the rows of `stale` (the technologies among them that had rows) deleted,
+   * the new ones inserted. A DELETE that finds no row still gap-locks the key range on MariaDB, and
+   * other sites' inserts into that gap deadlocked with it, so nothing is deleted where nothing was.
    */
   async replaceLiveVersions(
     m: EntityManager,
     siteId: number,
     versions: ReadonlyMap<string, readonly Omit<LiveVersionRow, 'slug'>[]>,
+    stale: readonly string[],
   ): Promise<void> {
-    if (versions.size === 0) return;
-    const where = { siteId, slug: In([...versions.keys()]) };
-    // A DELETE that finds no row still gap-locks the key range (MariaDB), and the other sites'
-    // inserts into that gap deadlock with it: delete only what is there (the site row is locked).
-    if ((await m.count(SiteTechnologyLiveVersionEntity, { where })) > 0)
-      await m.delete(SiteTechnologyLiveVersionEntity, where);
+    if (stale.length > 0) await m.delete(SiteTechnologyLiveVersionEntity, { siteId, slug: In([...stale]) });
     const rows = [...versions].flatMap(([slug, list]) => list.map((v) => ({ siteId, slug, ...v })));
     if (rows.length > 0)
       await m

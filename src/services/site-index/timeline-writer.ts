@@ -12,6 +12,8 @@ export interface TimelineStep extends TimelinePlan {
   prior: SiteTechnologyEntity[];
   /** The technologies whose versions on the site change, with their rows now (planLiveVersions). */
   liveVersions: Map<string, LiveVersion[]>;
+  /** Of those, the ones with rows stored before the analysis (to delete before the new rows go in). */
+  staleLiveVersions: string[];
 }
 
 /** A change as it was committed, for the subscription and monitors. */
@@ -55,7 +57,10 @@ export class TimelineWriter {
     const removedIds = new Set(plan.undetected.filter((row) => row.removed).map((row) => row.id));
     const removed = new Set(prior.filter((row) => removedIds.has(row.id)).map((row) => row.slug));
     const stored = await this.repository.liveVersions(m, siteId);
-    return { prior, ...plan, liveVersions: planLiveVersions(prior, stored, observation, removed) };
+    const liveVersions = planLiveVersions(prior, stored, observation, removed);
+    const storedSlugs = new Set(stored.map((row) => row.slug));
+    const staleLiveVersions = [...liveVersions.keys()].filter((slug) => storedSlugs.has(slug));
+    return { prior, ...plan, liveVersions, staleLiveVersions };
   }
 
   async write(
@@ -68,7 +73,7 @@ export class TimelineWriter {
     for (const row of step.undetected) await this.repository.markUndetected(m, row, at);
     await this.repository.sightVersions(m, site.id, step.versions, at);
     for (const version of step.superseded) await this.repository.supersedeVersion(m, site.id, version);
-    await this.repository.replaceLiveVersions(m, site.id, step.liveVersions);
+    await this.repository.replaceLiveVersions(m, site.id, step.liveVersions, step.staleLiveVersions);
     const fingerprintsVersion = observation.fingerprintsVersion ?? '';
     const ids = await this.repository.appendChanges(m, site.id, step.changes, fingerprintsVersion, at);
     return step.changes.map((change, i) => ({
