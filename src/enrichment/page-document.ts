@@ -51,6 +51,15 @@ export interface PageDocument {
 const SKIPS = 1;
 const BLOCK = 2;
 const SEGMENT_BREAK = 4;
+/** Above those bits, which of the elements read for their attributes or text it is (0: none). */
+const ROLE_SHIFT = 3;
+const HTML = 1;
+const TITLE = 2;
+const META = 3;
+const LINK = 4;
+const SCRIPT = 5;
+const ANCHOR = 6;
+const HEADING = 7;
 const SKIPPED = ['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'textarea', 'select'];
 const BLOCKS = [
   'p',
@@ -89,12 +98,19 @@ const BLOCKS = [
 ];
 /** Inline elements that still start a new text segment (team cards: <strong>Name</strong><span>Title</span>). */
 const SEGMENT_BREAKS = ['span', 'strong', 'b', 'em', 'small', 'a'];
-/** One look-up per element for all three (any name not listed is none of them). */
+/** One look-up per element for the three bits and the role (any name not listed is none of them). */
 const TAG_FLAGS = new Map<string, number>();
 for (const [names, flag] of [
   [SKIPPED, SKIPS],
   [BLOCKS, BLOCK],
   [SEGMENT_BREAKS, SEGMENT_BREAK],
+  [['html'], HTML << ROLE_SHIFT],
+  [['title'], TITLE << ROLE_SHIFT],
+  [['meta'], META << ROLE_SHIFT],
+  [['link'], LINK << ROLE_SHIFT],
+  [['script'], SCRIPT << ROLE_SHIFT],
+  [['a'], ANCHOR << ROLE_SHIFT],
+  [['h1', 'h2'], HEADING << ROLE_SHIFT],
 ] as const)
   for (const name of names) TAG_FLAGS.set(name, (TAG_FLAGS.get(name) ?? 0) | flag);
 const NOT_SPACE = /\S/;
@@ -163,7 +179,7 @@ class PageDocumentReader extends MarkupWalk {
 
   read(): PageDocument {
     this.walk();
-    this.flushSegment(this.stack[this.stack.length - 1] ?? '');
+    this.endSegmentIn(this.stack.length > 0 ? this.stack[this.stack.length - 1] : '');
     const doc = this.doc;
     doc.text = this.text.toString();
     doc.microdata = this.microdata.result();
@@ -173,22 +189,22 @@ class PageDocumentReader extends MarkupWalk {
   protected onOpen(name: string, token: number): void {
     const flags = TAG_FLAGS.get(name) ?? 0;
     // The segment so far sat in the parent (the element is not on the stack yet).
-    if (flags & BLOCK) {
-      this.flushSegment(this.stack[this.stack.length - 1] ?? '');
-      this.text.push('\n');
-    } else if (flags & SEGMENT_BREAK) this.flushSegment(this.stack[this.stack.length - 1] ?? '');
+    if (flags & (BLOCK | SEGMENT_BREAK)) {
+      this.endSegmentIn(this.stack.length > 0 ? this.stack[this.stack.length - 1] : '');
+      if (flags & BLOCK) this.text.pushNewline();
+    }
     const raw = token === IMPLIED ? NO_ATTRIBUTES : (this.tokens.attrs[token] as string[]);
     if (raw.length > 0 && hasMicrodata(raw))
       this.microdata.open(this.stack.length + 1, name, attributesOf(raw), this.url);
     const doc = this.doc;
-    switch (name) {
-      case 'html':
+    switch (flags >> ROLE_SHIFT) {
+      case HTML:
         doc.htmlLang ??= attributeOf(raw, 'lang');
         break;
-      case 'title':
+      case TITLE:
         this.inTitle = doc.title === undefined;
         break;
-      case 'meta': {
+      case META: {
         const key = (
           attributeOf(raw, 'name') ??
           attributeOf(raw, 'property') ??
@@ -202,7 +218,7 @@ class PageDocumentReader extends MarkupWalk {
         }
         break;
       }
-      case 'link': {
+      case LINK: {
         const hreflang = attributeOf(raw, 'hreflang');
         if (
           /(^|\s)alternate(\s|$)/i.test(attributeOf(raw, 'rel') ?? '') &&
@@ -212,21 +228,20 @@ class PageDocumentReader extends MarkupWalk {
           doc.hreflangs.push(hreflang);
         break;
       }
-      case 'script':
+      case SCRIPT:
         if (
           /^\s*application\/ld\+json\s*$/i.test(attributeOf(raw, 'type') ?? '') &&
           doc.jsonLd.length < LIMITS.jsonLdBlocks
         )
           this.jsonLdText = '';
         break;
-      case 'a': {
+      case ANCHOR: {
         const href = attributeOf(raw, 'href');
         if (href !== undefined && doc.anchors.length < LIMITS.anchors)
           this.anchor = { href: href.slice(0, 2048), text: '' };
         break;
       }
-      case 'h1':
-      case 'h2':
+      case HEADING:
         this.heading = { tag: name, text: '' };
         break;
     }
@@ -237,17 +252,18 @@ class PageDocumentReader extends MarkupWalk {
     const flags = TAG_FLAGS.get(name) ?? 0;
     if (flags & SKIPS) this.skipDepth = Math.max(0, this.skipDepth - 1);
     // The segment so far sat in this element.
-    if (flags & BLOCK) {
-      this.flushSegment(name);
-      this.text.push('\n');
-    } else if (flags & SEGMENT_BREAK) this.flushSegment(name);
-    if (name === 'title' && this.inTitle) {
+    if (flags & (BLOCK | SEGMENT_BREAK)) {
+      this.endSegmentIn(name);
+      if (flags & BLOCK) this.text.pushNewline();
+    }
+    const role = flags >> ROLE_SHIFT;
+    if (role === TITLE && this.inTitle) {
       this.inTitle = false;
       this.doc.title = this.title;
-    } else if (name === 'script' && this.jsonLdText !== null) {
+    } else if (role === SCRIPT && this.jsonLdText !== null) {
       if (this.jsonLdText.length < LIMITS.jsonLdChars) this.doc.jsonLd.push(this.jsonLdText);
       this.jsonLdText = null;
-    } else if (name === 'a' && this.anchor) {
+    } else if (role === ANCHOR && this.anchor) {
       this.doc.anchors.push(this.anchor);
       this.anchor = null;
     } else if (this.heading && name === this.heading.tag) {
@@ -289,7 +305,7 @@ class PageDocumentReader extends MarkupWalk {
   }
 
   /** Ends the open segment, which sat in `tag`: kept when it holds more than white space. */
-  private flushSegment(tag: string): void {
+  private endSegmentIn(tag: string): void {
     const parts = this.segmentParts;
     this.segmentLength = 0;
     if (parts.length === 0) return;

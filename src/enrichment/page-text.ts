@@ -28,7 +28,8 @@ export class PageText {
     this.taken += piece.length;
     const n = piece.length;
     let from = 0;
-    while (from < n && isRunSpace(piece.charCodeAt(from))) this.extendRun(piece.charCodeAt(from++));
+    while (from < n && isRunSpace(piece.charCodeAt(from))) from++;
+    if (from > 0) this.extendRun(piece, 0, from);
     if (from === n) return;
     let to = n;
     while (isRunSpace(piece.charCodeAt(to - 1))) to--;
@@ -37,7 +38,19 @@ export class PageText {
     this.parts.push(
       INNER_RUN.test(inner) ? inner.replace(/[ \t\r\f\v]+/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n') : inner,
     );
-    for (let k = to; k < n; k++) this.extendRun(piece.charCodeAt(k));
+    if (to < n) this.extendRun(piece, to, n);
+  }
+
+  /** Takes a "\n" (what push("\n") does, without reading a string). */
+  pushNewline(): void {
+    if (this.taken >= this.cap) return;
+    this.taken++;
+    if (!this.inRun) {
+      this.inRun = true;
+      this.runStartsInline = false;
+    }
+    this.runHasNewline = true;
+    this.runEndsInline = false;
   }
 
   /** The text taken, collapsed. */
@@ -46,15 +59,22 @@ export class PageText {
     return this.parts.join('');
   }
 
-  private extendRun(code: number): void {
-    const inline = code !== 10;
+  /** The run goes on with piece[from, to), white space only. */
+  private extendRun(piece: string, from: number, to: number): void {
     if (!this.inRun) {
       this.inRun = true;
-      this.runStartsInline = inline;
+      this.runStartsInline = piece.charCodeAt(from) !== 10;
       this.runHasNewline = false;
     }
-    if (!inline) this.runHasNewline = true;
-    this.runEndsInline = inline;
+    if (!this.runHasNewline) {
+      for (let k = from; k < to; k++) {
+        if (piece.charCodeAt(k) === 10) {
+          this.runHasNewline = true;
+          break;
+        }
+      }
+    }
+    this.runEndsInline = piece.charCodeAt(to - 1) !== 10;
   }
 
   private writeRun(): void {
