@@ -15,39 +15,60 @@ const YEAR = /\b(?:19|20)\d\d\b/g;
 const TAIL =
   /\s*(?:[.,;|•·]\s*)?(?:all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|powered by|made with|impressum|privacy|datenschutz)\b.*$/i;
 
+/**
+ * What every MARK match starts with (the word without its boundaries and look-ahead), for a cheap
+ * first scan of the whole text: the cases spelt out, as /i without /u folds no other character to
+ * these letters, which irregexp scans for faster than the same alternatives under /i.
+ */
+const MARK_START = /[Cc][Oo][Pp][Yy][Rr][Ii][Gg][Hh][Tt]|©|\([Cc]\)|&[Cc][Oo][Pp][Yy];/g;
+
 /** Reads the first copyright statement of a text (a page's footer, usually). */
 export function findCopyright(text: string, now = new Date()): CopyrightFacts | undefined {
-  const lines = text.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    // Footers are at the end: read the page bottom-up.
-    const line = lines[i];
-    if (line.length > 2000) continue;
-    const mark = MARK.exec(line);
-    if (!mark) continue;
-    let rest = line.slice(mark.index).replace(TAIL, '');
-    rest = rest.split(/\s+[|•·]\s+|\s{2,}/)[0];
-    const statement = cleanText(rest, 150);
-    if (!statement) continue;
-    const latest = Math.max(
-      ...[...statement.matchAll(YEAR)].map((m) => Number(m[0])).filter((y) => y <= now.getUTCFullYear() + 1),
-      0,
-    );
-    const holder = cleanText(
-      statement
-        .replace(/^(?:©|\(c\)|&copy;|copyright)\s*/i, '')
-        .replace(/^(?:©|\(c\))\s*/i, '')
-        .replace(/^(?:(?:19|20)\d\d\s*(?:[-–—]|to|bis)?\s*(?:(?:19|20)\d\d|present|heute)?\s*)/i, '')
-        .replace(/^(?:by|von|par)\s+/i, '')
-        .replace(/[\s.,;:!–—-]+$/, ''),
-      80,
-    );
-    return {
-      statement,
-      ...(latest > 0 ? { year: latest } : {}),
-      ...(holder && /\p{L}/u.test(holder) && !/^(?:copyright|\(c\)|©)$/i.test(holder) ? { holder } : {}),
-    };
+  // Only the lines holding a MARK_START can hold a mark: found in one scan of the text, then read
+  // bottom-up (footers are at the end) line by line as before, no other line cut out of the text.
+  const lineStarts: number[] = [];
+  MARK_START.lastIndex = 0;
+  for (let found = MARK_START.exec(text); found !== null; found = MARK_START.exec(text)) {
+    lineStarts.push(text.lastIndexOf('\n', found.index) + 1);
+    const lineEnd = text.indexOf('\n', found.index);
+    if (lineEnd < 0) break;
+    MARK_START.lastIndex = lineEnd;
+  }
+  for (let i = lineStarts.length - 1; i >= 0; i--) {
+    const lineEnd = text.indexOf('\n', lineStarts[i]);
+    const facts = copyrightInLine(text.slice(lineStarts[i], lineEnd < 0 ? text.length : lineEnd), now);
+    if (facts) return facts;
   }
   return undefined;
+}
+
+/** The copyright statement of one line of text, from its first mark. */
+function copyrightInLine(line: string, now: Date): CopyrightFacts | undefined {
+  if (line.length > 2000) return undefined;
+  const mark = MARK.exec(line);
+  if (!mark) return undefined;
+  let rest = line.slice(mark.index).replace(TAIL, '');
+  rest = rest.split(/\s+[|•·]\s+|\s{2,}/)[0];
+  const statement = cleanText(rest, 150);
+  if (!statement) return undefined;
+  const latest = Math.max(
+    ...[...statement.matchAll(YEAR)].map((m) => Number(m[0])).filter((y) => y <= now.getUTCFullYear() + 1),
+    0,
+  );
+  const holder = cleanText(
+    statement
+      .replace(/^(?:©|\(c\)|&copy;|copyright)\s*/i, '')
+      .replace(/^(?:©|\(c\))\s*/i, '')
+      .replace(/^(?:(?:19|20)\d\d\s*(?:[-–—]|to|bis)?\s*(?:(?:19|20)\d\d|present|heute)?\s*)/i, '')
+      .replace(/^(?:by|von|par)\s+/i, '')
+      .replace(/[\s.,;:!–—-]+$/, ''),
+    80,
+  );
+  return {
+    statement,
+    ...(latest > 0 ? { year: latest } : {}),
+    ...(holder && /\p{L}/u.test(holder) && !/^(?:copyright|\(c\)|©)$/i.test(holder) ? { holder } : {}),
+  };
 }
 
 /** Copyright marks, years and year ranges where a name begins or ends ("© 2019–2026", "Copyright (c)"). */
