@@ -50,13 +50,26 @@ export function normaliseEmail(raw: string): string | undefined {
   return email;
 }
 
-/** "info [at] acme [dot] de", "info(at)acme.de" → "info@acme.de" (imprints write addresses so). */
+/** "[at]", "(dot)"... with the white space around them, which deobfuscate replaces. */
+const OBFUSCATED_AT = /\s*[[({]\s*(?:at|@|ät)\s*[\])}]\s*/gi;
+const OBFUSCATED_DOT = /\s*[[({]\s*(?:dot|punkt|point)\s*[\])}]\s*/gi;
+/**
+ * The same without the white space around: every match of the above holds one of these, and these
+ * are scanned for without a try at every white-space character, so a text without one is not copied.
+ */
+const BARE_AT = /[[({]\s*(?:at|@|ät)\s*[\])}]/i;
+const BARE_DOT = /[[({]\s*(?:dot|punkt|point)\s*[\])}]/i;
+
+/**
+ * "info [at] acme [dot] de", "info(at)acme.de" → "info@acme.de" (imprints write addresses so). The
+ * "(dot)"s are left as written in a text that holds no "@" then (no address is read from it anyway).
+ */
 function deobfuscate(text: string): string {
   // Both patterns need a bracket: a text without one is returned as is, unscanned.
   if (!/[[({]/.test(text)) return text;
-  return text
-    .replace(/\s*[[({]\s*(?:at|@|ät)\s*[\])}]\s*/gi, '@')
-    .replace(/\s*[[({]\s*(?:dot|punkt|point)\s*[\])}]\s*/gi, '.');
+  const withAt = BARE_AT.test(text) ? text.replace(OBFUSCATED_AT, '@') : text;
+  if (withAt.indexOf('@') < 0) return withAt;
+  return BARE_DOT.test(withAt) ? withAt.replace(OBFUSCATED_DOT, '.') : withAt;
 }
 
 /**
