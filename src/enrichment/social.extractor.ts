@@ -139,11 +139,24 @@ const RULES: NetworkRule[] = [
 const MASTODON_HOST =
   /^(?:mastodon\.[a-z.]+|[a-z0-9-]+\.social|mstdn\.[a-z.]+|fosstodon\.org|hachyderm\.io|infosec\.exchange)$/;
 
+/** A word every host of RULES and MASTODON_HOST holds, as written in a URL or in other case. */
+const NETWORK_HOST_WORD =
+  /(?:twitter|x|facebook|fb|linkedin|instagram|github|youtube|tiktok|xing|vimeo)\.com|pinterest\.|mastodon\.|\.social|mstdn\.|fosstodon\.org|hachyderm\.io|infosec\.exchange/i;
+/**
+ * Printable ASCII without "%": the URL parser takes such a URL's host as written, only lowercased
+ * (no percent-decoding, no IDNA mapping, no tab or newline stripped from it).
+ */
+const HOST_AS_WRITTEN = /^[\x21-\x24\x26-\x7e]*$/;
+
 /** The network and handle of a profile URL; undefined for other URLs (share and intent links included). */
 export function socialProfileOf(raw: string): { network: SocialNetwork; handle: string } | undefined {
+  // Most links of a page go elsewhere: a URL whose host is as written and names no network is not
+  // parsed at all.
+  const trimmed = raw.trim();
+  if (HOST_AS_WRITTEN.test(trimmed) && !NETWORK_HOST_WORD.test(trimmed)) return undefined;
   let url: URL;
   try {
-    url = new URL(raw.trim());
+    url = new URL(trimmed);
   } catch {
     return undefined;
   }
