@@ -11,7 +11,7 @@ import {
 } from '../html';
 import { LIMITS } from './limits';
 import { MicrodataCollector, type MicrodataItem } from './microdata';
-import { PageText } from './page-text';
+import { BLANK_PIECE, PageText, PLAIN_PIECE } from './page-text';
 
 /** One anchor of a page: its raw href and its text. */
 export interface Anchor {
@@ -157,6 +157,8 @@ class PageDocumentReader extends MarkupWalk {
   private readonly segmentParts: string[] = [];
   /** Characters of the open segment, the white space before its parts included (its cap counts them). */
   private segmentLength = 0;
+  /** Whether the open segment's first part is a PLAIN_PIECE of the page text. */
+  private segmentPlain = false;
   private readonly microdata = new MicrodataCollector();
 
   constructor(
@@ -293,10 +295,14 @@ class PageDocumentReader extends MarkupWalk {
     }
     if (this.skipDepth > 0) return;
     this.microdata.text(data);
-    this.text.push(data);
+    const piece = this.text.push(data);
     if (this.segmentLength < LIMITS.valueChars) {
       this.segmentLength += data.length;
-      if (this.segmentParts.length > 0 || NOT_SPACE.test(data)) this.segmentParts.push(data);
+      if (this.segmentParts.length > 0) this.segmentParts.push(data);
+      else if (piece === PLAIN_PIECE || (piece !== BLANK_PIECE && NOT_SPACE.test(data))) {
+        this.segmentParts.push(data);
+        this.segmentPlain = piece === PLAIN_PIECE;
+      }
     }
     const anchor = this.anchor;
     if (anchor && anchor.text.length < 300) anchor.text += data;
@@ -309,9 +315,14 @@ class PageDocumentReader extends MarkupWalk {
     const parts = this.segmentParts;
     this.segmentLength = 0;
     if (parts.length === 0) return;
-    // Trimmed first: most segments then hold no white space but single spaces, and need no copy.
-    let value = (parts.length === 1 ? parts[0] : parts.join('')).trim();
-    if (SPACE_TO_COLLAPSE.test(value)) value = value.replace(/\s+/g, ' ');
+    let value: string;
+    // Most segments are one piece holding no white space but single spaces: trimmed, it is done.
+    if (parts.length === 1 && this.segmentPlain) value = parts[0].trim();
+    else {
+      // Trimmed first: most segments then hold no white space but single spaces, and need no copy.
+      value = (parts.length === 1 ? parts[0] : parts.join('')).trim();
+      if (SPACE_TO_COLLAPSE.test(value)) value = value.replace(/\s+/g, ' ');
+    }
     parts.length = 0;
     if (this.doc.segments.length < LIMITS.segments)
       this.doc.segments.push({ tag, text: value.slice(0, LIMITS.valueChars) });

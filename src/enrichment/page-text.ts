@@ -1,3 +1,14 @@
+/** What push found in a piece it took whole: white space alone (" ", \t, \n, \v, \f, \r)... */
+export const BLANK_PIECE = 0;
+/**
+ * ...or text whose white space, but around it, is single " " only (no other white space, the
+ * no-break space included): trimmed, it is the same text, and collapsing its white space changes
+ * nothing...
+ */
+export const PLAIN_PIECE = 1;
+/** ...or anything else, or a piece the cap cut or dropped. */
+export const OTHER_PIECE = 2;
+
 /**
  * A page's visible text as the page document reads it, capped at `cap` characters as written, with
  * its white space collapsed as
@@ -21,24 +32,33 @@ export class PageText {
 
   constructor(private readonly cap: number) {}
 
-  /** Takes a piece of text, as far as the cap allows. */
-  push(chunk: string): void {
-    if (this.taken >= this.cap) return;
-    const piece = chunk.length <= this.cap - this.taken ? chunk : chunk.slice(0, this.cap - this.taken);
+  /**
+   * Takes a piece of text, as far as the cap allows, and says what it found in it (the page document
+   * reads its segments' white space from that, not from one more scan).
+   */
+  push(chunk: string): number {
+    if (this.taken >= this.cap) return OTHER_PIECE;
+    const whole = chunk.length <= this.cap - this.taken;
+    const piece = whole ? chunk : chunk.slice(0, this.cap - this.taken);
     this.taken += piece.length;
     const n = piece.length;
     let from = 0;
     while (from < n && isRunSpace(piece.charCodeAt(from))) from++;
     if (from > 0) this.extendRun(piece, 0, from);
-    if (from === n) return;
+    if (from === n) return whole ? BLANK_PIECE : OTHER_PIECE;
     let to = n;
     while (isRunSpace(piece.charCodeAt(to - 1))) to--;
     this.writeRun();
     const inner = from === 0 && to === n ? piece : piece.slice(from, to);
+    // Single spaces are all most pieces hold: one test says so, and then no run needs collapsing.
+    const plain = !OTHER_SPACE.test(inner);
     this.parts.push(
-      INNER_RUN.test(inner) ? inner.replace(/[ \t\r\f\v]+/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n') : inner,
+      plain || !INNER_RUN.test(inner)
+        ? inner
+        : inner.replace(/[ \t\r\f\v]+/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n'),
     );
     if (to < n) this.extendRun(piece, to, n);
+    return plain && whole ? PLAIN_PIECE : OTHER_PIECE;
   }
 
   /** Takes a "\n" (what push("\n") does, without reading a string). */
@@ -91,5 +111,7 @@ function isRunSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13);
 }
 
-/** Text between runs needs the collapse only when it holds one of these. */
+/** White space but a single " ": two white-space characters in a row, or one that is not " ". */
+const OTHER_SPACE = /\s\s|[^\S ]/;
+/** Text between runs needs the collapse only when it holds one of these (each is OTHER_SPACE too). */
 const INNER_RUN = /[\t\r\f\v]| {2}|\n ?\n/;

@@ -1,4 +1,4 @@
-import { PageText } from '../../../src/enrichment/page-text';
+import { BLANK_PIECE, OTHER_PIECE, PageText, PLAIN_PIECE } from '../../../src/enrichment/page-text';
 
 /** What the page document's text was before it was collapsed run by run: the pieces joined, then two regexes. */
 function collapsedAtTheEnd(pieces: string[], cap: number): string {
@@ -14,6 +14,18 @@ function collapsedAtTheEnd(pieces: string[], cap: number): string {
     .join('')
     .replace(/[ \t\r\f\v]+/g, ' ')
     .replace(/\n(?:[ \t]*\n)+/g, '\n');
+}
+
+/** What push should say of a piece: the page document trusts it instead of testing the piece again. */
+function pieceKind(piece: string, whole: boolean): number {
+  if (!whole) return OTHER_PIECE;
+  if (/^[ \t\n\v\f\r]*$/.test(piece)) return BLANK_PIECE;
+  const trimmed = piece.trim();
+  return /\S/.test(piece) &&
+    !/\s\s|[^\S ]/.test(trimmed) &&
+    trimmed === piece.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '')
+    ? PLAIN_PIECE
+    : OTHER_PIECE;
 }
 
 describe('PageText', () => {
@@ -38,7 +50,14 @@ describe('PageText', () => {
         Array.from({ length: next(7) }, () => alphabet[next(alphabet.length)]).join(''),
       );
       const text = new PageText(cap);
-      for (const piece of pieces) text.push(piece);
+      let taken = 0;
+      for (const piece of pieces) {
+        const found = text.push(piece);
+        const whole = taken < cap && taken + piece.length <= cap;
+        taken = Math.min(cap, taken + piece.length);
+        const expected = pieceKind(piece, whole);
+        if (found !== expected) expect({ piece, whole, found }).toEqual({ piece, whole, found: expected });
+      }
       expect({ pieces, cap, text: text.toString() }).toEqual({
         pieces,
         cap,
