@@ -4,8 +4,20 @@ import { metaValue } from './page-document';
 import type { SiteContext } from './site-context';
 import type { MetaSet } from './site-enrichment';
 
+/** Each site's copyright, read once: the meta and the company extractors both ask for it. */
+const copyrightOfSite = new WeakMap<SiteContext, { facts: CopyrightFacts | undefined }>();
+
 /** The copyright statement: the home page's footer, else the imprint's, else a meta copyright tag. */
 export function siteCopyright(context: SiteContext): CopyrightFacts | undefined {
+  let read = copyrightOfSite.get(context);
+  if (!read) {
+    read = { facts: readCopyright(context) };
+    copyrightOfSite.set(context, read);
+  }
+  return read.facts;
+}
+
+function readCopyright(context: SiteContext): CopyrightFacts | undefined {
   const ordered = [...(context.home ? [context.home] : []), ...context.pages.filter((page) => !page.isHome)];
   for (const page of ordered) {
     const found = findCopyright(page.doc.text);
