@@ -33,10 +33,14 @@ export const LIMITS = {
   fieldChars: 500,
 } as const;
 
+/** White space that collapsing to single spaces changes: a run of two, or one that is not " ". */
+const SPACE_TO_COLLAPSE = /\s\s|[^\S ]/;
+
 /** Collapses whitespace, trims and cuts a text to `max` characters; undefined when nothing is left. */
 export function cleanText(value: unknown, max: number = LIMITS.fieldChars): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const text = value.replace(/\s+/g, ' ').trim();
+  // Most values hold single spaces only: one test instead of a replacement per space.
+  const text = (SPACE_TO_COLLAPSE.test(value) ? value.replace(/\s+/g, ' ') : value).trim();
   if (text === '') return undefined;
   return text.length > max ? text.slice(0, max).trimEnd() : text;
 }
