@@ -1,4 +1,5 @@
 import { parse as parseHost } from 'tldts';
+import { hrefMayStartWith } from './href-start';
 import { addCapped, LIMITS, nonEmpty } from './limits';
 import type { SiteContext } from './site-context';
 import type { EmailSet } from './site-enrichment';
@@ -23,6 +24,7 @@ const PLACEHOLDER_DOMAINS = new Set([
   'wixpress.com',
   'mail.com',
 ]);
+const MAILTO_HREF = /^\s*mailto:(.{3,300})$/i;
 const FILE_SUFFIX = /\.(?:png|jpe?g|gif|svg|webp|avif|css|js)$/i;
 
 /** A plausible, public address, lowercased; undefined otherwise. */
@@ -109,7 +111,7 @@ export function extractEmails(context: SiteContext): EmailSet {
   const found = new Set<string>();
   for (const page of context.pages) {
     for (const anchor of page.doc.anchors) {
-      const target = /^\s*mailto:(.{3,300})$/i.exec(anchor.href)?.[1];
+      const target = hrefMayStartWith(anchor.href, 'm') ? MAILTO_HREF.exec(anchor.href)?.[1] : undefined;
       if (target)
         for (const part of safeDecode(target).split(','))
           addCapped(found, normaliseEmail(part), LIMITS.values);

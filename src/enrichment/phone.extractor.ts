@@ -5,6 +5,7 @@ import {
   type CountryCode,
   type PhoneNumber,
 } from 'libphonenumber-js/max';
+import { hrefMayStartWith } from './href-start';
 import { addCapped, LIMITS, nonEmpty } from './limits';
 import { pagesOfKind, type SiteContext } from './site-context';
 import type { PhoneSet } from './site-enrichment';
@@ -16,6 +17,7 @@ const MAX_TEXT = 50_000;
 const PHONE_LABEL =
   /(?:tel(?:efon|éfono|efone|ephone)?|phone|fon|mobil(?:e|e phone)?|handy|cell|call(?: us)?|ruf|hotline|téléphone|telefono|gsm|☎|📞|\bt|\bp|\bm)\s*[.:]{0,2}\s*$/i;
 const FAX_LABEL = /fax\s*[.:]{0,2}\s*$/i;
+const TEL_HREF = /^\s*(?:tel|callto):(.{3,40})$/i;
 
 /**
  * The E.164 form of a valid number. A number written in national form must also be written the
@@ -54,7 +56,7 @@ export function extractPhones(context: SiteContext, country: string | undefined)
 
   for (const page of context.pages) {
     for (const anchor of page.doc.anchors) {
-      const tel = /^\s*(?:tel|callto):(.{3,40})$/i.exec(anchor.href)?.[1];
+      const tel = hrefMayStartWith(anchor.href, 'tc') ? TEL_HREF.exec(anchor.href)?.[1] : undefined;
       if (tel) addCapped(found, parse(safeDecode(tel).replace(/[^\d+()\s./-]/g, '')), LIMITS.values);
     }
   }
