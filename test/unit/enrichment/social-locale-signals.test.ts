@@ -41,6 +41,18 @@ describe('social profiles', () => {
     expect(socialProfileOf(url)).toBeUndefined();
   });
 
+  it.each([
+    ['https://X.COM/acme', { network: 'twitter', handle: 'acme' }],
+    ['https://x%2Ecom/acme', { network: 'twitter', handle: 'acme' }],
+    ['https://\uff58\uff0e\uff43\uff4f\uff4d/acme', { network: 'twitter', handle: 'acme' }],
+    ['https://x.c\tom/acme', { network: 'twitter', handle: 'acme' }],
+    ['https://x\u3002com/acme', { network: 'twitter', handle: 'acme' }],
+    ['https://fo\u00adsstodon.org/@acme', { network: 'mastodon', handle: '@acme@fosstodon.org' }],
+    ['https://www.example.com/x.com/acme', undefined],
+  ])('reads the host the URL parser reads, however %j writes it', (url, expected) => {
+    expect(socialProfileOf(url)).toEqual(expected);
+  });
+
   it('deduplicates handles case-insensitively and caps each network', () => {
     const links = Array.from({ length: 40 }, (_, i) => `<a href="https://github.com/org${i}">gh</a>`).join(
       '',
