@@ -1,4 +1,5 @@
 import { cleanText, LIMITS } from './limits';
+import { SEGMENTED_KINDS } from './page-kind';
 import { pagesOfKind, type SiteContext } from './site-context';
 import type { ContactSet, Employee } from './site-enrichment';
 import { firstText, isRecord, typesOf, valuesOf } from './structured-data';
@@ -57,7 +58,7 @@ export function extractContacts(context: SiteContext): ContactSet {
     }
   }
 
-  for (const page of pagesOfKind(context, 'team', 'about')) {
+  for (const page of pagesOfKind(context, ...SEGMENTED_KINDS)) {
     const segments = page.doc.segments;
     for (let i = 0; i + 1 < segments.length && employees.length < LIMITS.employees; i++) {
       const name = segments[i];

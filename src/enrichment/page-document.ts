@@ -44,6 +44,7 @@ export interface PageDocument {
   headings: string[];
   /** Visible text, block elements separated by newlines. */
   text: string;
+  /** Runs of text with their element, in document order (none when the page is read without them). */
   segments: TextSegment[];
 }
 
@@ -121,12 +122,18 @@ const NO_ATTRIBUTES: readonly string[] = [];
 /**
  * Reads one page and keeps, within LIMITS, what the extractors need. The page is read once for all
  * readers (src/html); give its reading when there is one (`parsed`, read from this very `html`).
+ * Without `withSegments` its text segments are not kept.
  */
-export function parsePageDocument(url: string, html: string, parsed?: ParsedHtml): PageDocument {
+export function parsePageDocument(
+  url: string,
+  html: string,
+  parsed?: ParsedHtml,
+  withSegments = true,
+): PageDocument {
   // Past LIMITS.htmlChars only the head is read: a reading of the whole page cannot serve.
   if (html.length > LIMITS.htmlChars)
-    return new PageDocumentReader(url, parsePageHtml(html.slice(0, LIMITS.htmlChars))).read();
-  return new PageDocumentReader(url, parsedFor(html, parsed)).read();
+    return new PageDocumentReader(url, parsePageHtml(html.slice(0, LIMITS.htmlChars)), withSegments).read();
+  return new PageDocumentReader(url, parsedFor(html, parsed), withSegments).read();
 }
 
 /** Whether a START token's raw attributes hold itemprop or itemscope (microdata reads no others). */
@@ -164,6 +171,7 @@ class PageDocumentReader extends MarkupWalk {
   constructor(
     private readonly url: string,
     parsed: ParsedHtml,
+    private readonly withSegments: boolean,
   ) {
     super(parsed.html, parsed.tokens);
     this.doc = {
@@ -296,7 +304,7 @@ class PageDocumentReader extends MarkupWalk {
     if (this.skipDepth > 0) return;
     this.microdata.text(data);
     const piece = this.text.push(data);
-    if (this.segmentLength < LIMITS.valueChars) {
+    if (this.withSegments && this.segmentLength < LIMITS.valueChars) {
       this.segmentLength += data.length;
       if (this.segmentParts.length > 0) this.segmentParts.push(data);
       else if (piece === PLAIN_PIECE || (piece !== BLANK_PIECE && NOT_SPACE.test(data))) {

@@ -7,6 +7,12 @@
  */
 export type PageKind = 'contact' | 'imprint' | 'about' | 'team' | 'legal';
 
+/**
+ * The pages whose text segments an extractor reads (team cards, contact.extractor.ts): the site's
+ * other pages are read without them.
+ */
+export const SEGMENTED_KINDS: readonly PageKind[] = ['team', 'about'];
+
 const WORDS: Record<PageKind, readonly string[]> = {
   contact: [
     'contact',

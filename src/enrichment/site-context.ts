@@ -2,7 +2,7 @@ import { getDomain, getDomainWithoutSuffix, getPublicSuffix } from 'tldts';
 import type { EnrichmentInput } from './enrichment-input';
 import { LIMITS } from './limits';
 import { parsePageDocument, type PageDocument } from './page-document';
-import { pageKindOf, type PageKind } from './page-kind';
+import { pageKindOf, SEGMENTED_KINDS, type PageKind } from './page-kind';
 import { schemaNodesOf, type SchemaNode } from './structured-data';
 
 export interface ReadPage {
@@ -42,12 +42,17 @@ export function readSite(input: EnrichmentInput): SiteContext {
       return false;
     }
   };
-  const pages: ReadPage[] = input.pages.slice(0, LIMITS.pages).map((page) => ({
-    doc: parsePageDocument(page.url, page.html, page.parsed),
-    kind: pageKindOf(page.url),
-    headers: page.headers,
-    isHome: false,
-  }));
+  const pages: ReadPage[] = input.pages.slice(0, LIMITS.pages).map((page) => {
+    const kind = pageKindOf(page.url);
+    // Text segments cost a string and an object each, and only some pages' are read.
+    const withSegments = kind !== undefined && SEGMENTED_KINDS.includes(kind);
+    return {
+      doc: parsePageDocument(page.url, page.html, page.parsed, withSegments),
+      kind,
+      headers: page.headers,
+      isHome: false,
+    };
+  });
   const home = pages.find((page) => homePath(page.doc.url)) ?? pages[0];
   if (home) home.isHome = true;
   const nodes: SchemaNode[] = [];
