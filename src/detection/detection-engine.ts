@@ -17,6 +17,7 @@ import {
   type ContextRuleName,
 } from './context-rules';
 import { DomMatcher } from './dom-matcher';
+import type { LiteralScan } from './literal-table';
 import type { Fingerprints, KeyedEntry, KeyedPatterns, TextKind } from './fingerprints';
 import { parseHtml } from '../html';
 import { resolveVersion, type Pattern } from './pattern';
@@ -186,7 +187,7 @@ export class DetectionEngine {
      * Runs a kind's candidate patterns on each item; every matching item counts. An item may have
      * several forms (a script URL as written and resolved): the first form that matches counts.
      */
-    const runTexts = (kind: TextKind, items: readonly (readonly string[])[], scanned?: Uint8Array): void => {
+    const runTexts = (kind: TextKind, items: readonly (readonly string[])[], scanned?: LiteralScan): void => {
       const set = fp.textPatterns[kind];
       const usable = items
         .map((forms) => forms.filter((t) => t.length > 0))
@@ -216,7 +217,7 @@ export class DetectionEngine {
     };
 
     // One pass over the markup for the html patterns, the DOM prefilter and the browser hints.
-    const markupFound = fp.markupLiterals.scan([html]);
+    const markupFound = fp.markupLiterals.scanFound([html]);
     runTexts('url', [[url]]);
     runTexts('html', [[html]], markupFound);
     runTexts('text', [[doc.text]]);
@@ -240,7 +241,7 @@ export class DetectionEngine {
     const scripts = (input.scripts ?? [])
       .slice(0, LIMITS.scriptBodies)
       .map((s) => bounded(s, LIMITS.scriptBody));
-    const scriptsFound = scripts.length ? fp.markupLiterals.scan(scripts) : null;
+    const scriptsFound = scripts.length ? fp.markupLiterals.scanFound(scripts) : null;
     runTexts(
       'scripts',
       scripts.map((s) => [s]),
@@ -266,7 +267,7 @@ export class DetectionEngine {
 
     if (rendered && renderedDoc) {
       const renderedHtml = boundHtml(rendered.html);
-      const renderedFound = fp.markupLiterals.scan([renderedHtml]);
+      const renderedFound = fp.markupLiterals.scanFound([renderedHtml]);
       // What scripts wrote into the page (a stylesheet link, a generator comment) is markup too.
       runTexts('html', [[renderedHtml]], renderedFound);
       this.runDom(renderedDoc, renderedFound, record, domMatched);
@@ -328,7 +329,7 @@ export class DetectionEngine {
   jsChainsFor(texts: readonly string[]): string[] {
     const fp = this.fingerprints;
     const bounded = texts.slice(0, LIMITS.scriptBodies + 1).map((t) => boundHtml(String(t)));
-    const scan = fp.markupLiterals.scan(bounded);
+    const scan = fp.markupLiterals.scanFound(bounded);
     const chains = new Set(this.unfilteredChains());
     for (const index of fp.hints.candidatesIn([scan])) {
       const owner = fp.hintOwners[index];
@@ -434,7 +435,7 @@ export class DetectionEngine {
   /** Runs the DOM rules the markup allows (but those in `skip`); returns the rules that found nodes. */
   private runDom(
     doc: ReturnType<typeof parseHtml>,
-    markupFound: Uint8Array,
+    markupFound: LiteralScan,
     record: RecordEvidence,
     skip?: ReadonlySet<number>,
   ): Set<number> {
@@ -474,7 +475,7 @@ export class DetectionEngine {
     return matched;
   }
 
-  private skipped(scans: readonly Uint8Array[], detected: { slug: string }[]): SkippedTechnology[] {
+  private skipped(scans: readonly LiteralScan[], detected: { slug: string }[]): SkippedTechnology[] {
     const fp = this.fingerprints;
     const have = new Set(detected.map((t) => t.slug));
     const out = new Map<string, SkippedTechnology>();

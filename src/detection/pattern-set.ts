@@ -1,4 +1,4 @@
-import { LiteralTable } from './literal-table';
+import { LiteralTable, type LiteralScan } from './literal-table';
 import type { Pattern } from './pattern';
 
 export interface PatternEntry {
@@ -23,6 +23,8 @@ export class PatternSet {
    * for none: an entry one of whose literals is found is kept only when each set has one found too.
    */
   private readonly further: (Int32Array[] | null)[];
+  private slots: Int32Array | null = null;
+  private marks: Uint8Array | null = null;
 
   constructor(
     readonly entries: readonly PatternEntry[],
@@ -68,42 +70,66 @@ export class PatternSet {
   /** Indices (ascending) of the entries that may match one of the texts. */
   candidates(texts: readonly string[]): number[] {
     if (this.entries.length === 0) return [];
-    return this.candidatesIn([this.table.scan(texts)]);
+    return this.candidatesIn([this.table.scanFound(texts)]);
   }
 
-  /** Like `candidates`, from scans of this set's table already made (a literal found in any counts). */
-  candidatesIn(scans: readonly Uint8Array[]): number[] {
+  /**
+   * Like `candidates`, from scans of this set's table already made (a literal found in any counts).
+   * It starts from the literals found (a few dozen) rather than from all of the set's (thousands).
+   */
+  candidatesIn(scans: readonly LiteralScan[]): number[] {
     if (this.entries.length === 0) return [];
-    const { literalIds, byLiteral } = this;
-    let chosen: Uint8Array | null = null;
-    // One scan (the usual case) is read without the inner loop over scans.
-    const only = scans.length === 1 ? scans[0] : null;
-    for (let slot = 0; slot < literalIds.length; slot++) {
-      const id = literalIds[slot];
-      if (only !== null) {
-        if (only[id] === 0) continue;
-      } else if (!scans.some((found) => found[id] !== 0)) continue;
-      chosen ??= new Uint8Array(this.entries.length);
-      for (const index of byLiteral[slot]) chosen[index] = 1;
-    }
-    if (!chosen) return this.always;
-    for (const index of this.always) chosen[index] = 1;
+    const { byLiteral } = this;
+    const slots = this.slotsOfIds();
+    // Marks are set while collecting and cleared before returning: a call runs to its end without
+    // yielding, so one array per set serves every call.
+    const marks = (this.marks ??= new Uint8Array(this.entries.length));
     const out: number[] = [];
-    for (let index = 0; index < chosen.length; index++)
-      if (chosen[index] && this.hasFurther(index, scans)) out.push(index);
+    for (const scan of scans) {
+      const ids = scan.ids;
+      for (let k = 0; k < ids.length; k++) {
+        const slot = slots[ids[k]];
+        if (slot < 0) continue;
+        for (const index of byLiteral[slot]) {
+          if (marks[index] !== 0) continue;
+          marks[index] = 1;
+          out.push(index);
+        }
+      }
+    }
+    if (out.length === 0) return this.always;
+    for (const index of this.always) {
+      if (marks[index] !== 0) continue;
+      marks[index] = 1;
+      out.push(index);
+    }
+    for (const index of out) marks[index] = 0;
+    out.sort(ascending);
+    let kept = 0;
+    for (const index of out) if (this.hasFurther(index, scans)) out[kept++] = index;
+    out.length = kept;
     return out;
   }
 
+  /** Table id → this set's slot (-1 for the table's other literals), made once the table is whole. */
+  private slotsOfIds(): Int32Array {
+    const size = this.table.size;
+    if (this.slots !== null && this.slots.length === size) return this.slots;
+    const slots = new Int32Array(size).fill(-1);
+    this.literalIds.forEach((id, slot) => (slots[id] = slot));
+    return (this.slots = slots);
+  }
+
   /** Whether each further literal set of an entry has a literal found in one of the scans. */
-  private hasFurther(index: number, scans: readonly Uint8Array[]): boolean {
+  private hasFurther(index: number, scans: readonly LiteralScan[]): boolean {
     const sets = this.further[index];
     if (sets === null) return true;
     for (const ids of sets) {
       let any = false;
       for (let k = 0; k < ids.length && !any; k++) {
         const id = ids[k];
-        for (const found of scans) {
-          if (found[id] !== 0) {
+        for (const scan of scans) {
+          if (scan.found[id] !== 0) {
             any = true;
             break;
           }
@@ -113,4 +139,8 @@ export class PatternSet {
     }
     return true;
   }
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
 }
