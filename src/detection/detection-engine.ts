@@ -443,9 +443,12 @@ export class DetectionEngine {
     const matched = new Set<number>();
     const candidates = fp.domPrefilter.candidatesIn([markupFound]);
     if (candidates.length === 0) return matched;
-    const matcher = new DomMatcher(doc);
-    for (const index of candidates) {
-      if (skip?.has(index)) continue;
+    const run = skip ? candidates.filter((index) => !skip.has(index)) : candidates;
+    const matcher = new DomMatcher(
+      doc,
+      run.map((index) => fp.domRules[index]),
+    );
+    for (const index of run) {
       const rule = fp.domRules[index];
       const nodes = matcher.nodes(rule);
       if (nodes.length === 0) continue;
@@ -453,7 +456,7 @@ export class DetectionEngine {
       if (rule.exists) record(rule.tech, 'dom', rule.exists, null, rule.selector);
       for (const { name, pattern } of rule.attributes) {
         for (const node of nodes) {
-          const value = node.attribute(name);
+          const value = matcher.attribute(node, name);
           const match = value === null ? null : pattern.regex.exec(value);
           if (match) {
             record(rule.tech, 'dom', pattern, match, `${rule.selector} @${name}`);
@@ -463,7 +466,7 @@ export class DetectionEngine {
       }
       if (rule.text) {
         for (const node of nodes) {
-          const text = node.text().trim();
+          const text = matcher.text(node).trim();
           const match = text ? rule.text.regex.exec(text) : null;
           if (match) {
             record(rule.tech, 'dom', rule.text, match, `${rule.selector} ::text`);
