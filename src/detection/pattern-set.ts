@@ -13,6 +13,11 @@ export interface PatternEntry {
  * regex. Sets that read the same texts share a literal
  * table, so the text is scanned once for all of them (`candidatesIn`).
  */
+interface EntriesById {
+  readonly start: Int32Array;
+  readonly entries: Int32Array;
+}
+
 export class PatternSet {
   /** Ids (in the table) of the literals this set uses, and for each the entries that need it. */
   private readonly literalIds: Int32Array;
@@ -23,7 +28,7 @@ export class PatternSet {
    * for none: an entry one of whose literals is found is kept only when each set has one found too.
    */
   private readonly further: (Int32Array[] | null)[];
-  private slots: Int32Array | null = null;
+  private byId: EntriesById | null = null;
   private marks: Uint8Array | null = null;
 
   constructor(
@@ -79,8 +84,7 @@ export class PatternSet {
    */
   candidatesIn(scans: readonly LiteralScan[]): number[] {
     if (this.entries.length === 0) return [];
-    const { byLiteral } = this;
-    const slots = this.slotsOfIds();
+    const { start, entries } = this.entriesById();
     // Marks are set while collecting and cleared before returning: a call runs to its end without
     // yielding, so one array per set serves every call.
     const marks = (this.marks ??= new Uint8Array(this.entries.length));
@@ -88,9 +92,9 @@ export class PatternSet {
     for (const scan of scans) {
       const ids = scan.ids;
       for (let k = 0; k < ids.length; k++) {
-        const slot = slots[ids[k]];
-        if (slot < 0) continue;
-        for (const index of byLiteral[slot]) {
+        const id = ids[k];
+        for (let j = start[id], to = start[id + 1]; j < to; j++) {
+          const index = entries[j];
           if (marks[index] !== 0) continue;
           marks[index] = 1;
           out.push(index);
@@ -111,13 +115,20 @@ export class PatternSet {
     return out;
   }
 
-  /** Table id → this set's slot (-1 for the table's other literals), made once the table is whole. */
-  private slotsOfIds(): Int32Array {
+  /**
+   * The entries needing each literal of the table, by table id: entries[start[id]..start[id + 1]),
+   * none for the table's literals of other sets. Two flat arrays (made once the table is whole)
+   * rather than a list per literal, so a look-up reads adjacent memory.
+   */
+  private entriesById(): EntriesById {
     const size = this.table.size;
-    if (this.slots !== null && this.slots.length === size) return this.slots;
-    const slots = new Int32Array(size).fill(-1);
-    this.literalIds.forEach((id, slot) => (slots[id] = slot));
-    return (this.slots = slots);
+    if (this.byId !== null && this.byId.start.length === size + 1) return this.byId;
+    const start = new Int32Array(size + 1);
+    this.literalIds.forEach((id, slot) => (start[id + 1] = this.byLiteral[slot].length));
+    for (let id = 0; id < size; id++) start[id + 1] += start[id];
+    const entries = new Int32Array(start[size]);
+    this.literalIds.forEach((id, slot) => entries.set(this.byLiteral[slot], start[id]));
+    return (this.byId = { start, entries });
   }
 
   /** Whether each further literal set of an entry has a literal found in one of the scans. */
