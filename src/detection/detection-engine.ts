@@ -106,6 +106,19 @@ function scriptUrls(sources: readonly string[], baseHref: string | null, url: st
   return out;
 }
 
+/**
+ * The items with their empty forms dropped, and items left with none: the items themselves when
+ * nothing is to drop (the usual case), without copying them.
+ */
+function nonEmptyForms(items: readonly (readonly string[])[]): readonly (readonly string[])[] {
+  for (const forms of items) {
+    let empty = forms.length === 0;
+    for (let k = 0; k < forms.length && !empty; k++) empty = forms[k].length === 0;
+    if (empty) return items.map((f) => f.filter((t) => t.length > 0)).filter((f) => f.length > 0);
+  }
+  return items;
+}
+
 /** Notes one piece of evidence: which technology, from what, the pattern and its match. */
 type RecordEvidence = (
   tech: number,
@@ -189,11 +202,11 @@ export class DetectionEngine {
      */
     const runTexts = (kind: TextKind, items: readonly (readonly string[])[], scanned?: LiteralScan): void => {
       const set = fp.textPatterns[kind];
-      const usable = items
-        .map((forms) => forms.filter((t) => t.length > 0))
-        .filter((forms) => forms.length > 0);
+      const usable = nonEmptyForms(items);
       if (usable.length === 0) return;
-      const candidates = scanned ? set.candidatesIn([scanned]) : set.candidates(usable.flat());
+      const candidates = scanned
+        ? set.candidatesIn([scanned])
+        : set.candidates(usable.length === 1 ? usable[0] : usable.flat());
       for (const index of candidates) {
         const { tech, pattern } = set.entries[index];
         for (const forms of usable) {
@@ -248,10 +261,9 @@ export class DetectionEngine {
       scriptsFound ?? undefined,
     );
 
-    const headers = input.headers ?? {};
-    this.runKeyed(fp.keyedPatterns.headers, Object.entries(headers), 'headers', record);
-    const setCookie =
-      Object.entries(headers).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? [];
+    const headers = Object.entries(input.headers ?? {});
+    this.runKeyed(fp.keyedPatterns.headers, headers, 'headers', record);
+    const setCookie = headers.find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? [];
     const cookies = mergeCookies(input.cookies, cookiesFromSetCookie(setCookie));
     this.runKeyed(
       fp.keyedPatterns.cookies,
@@ -412,10 +424,12 @@ export class DetectionEngine {
       const values = (Array.isArray(rawValues) ? rawValues : [String(rawValues)])
         .slice(0, LIMITS.headerValues)
         .map((v) => bounded(String(v), LIMITS.headerValue));
-      const entries = new Set<KeyedEntry[]>();
+      // The lists the name selects, each once, in the order found (a Set per item cost more).
+      const entries: KeyedEntry[][] = [];
       const exact = patterns.byKey.get(name.toLowerCase());
-      if (exact) entries.add(exact);
-      for (const { key, entries: list } of patterns.byRegexKey) if (key.test(name)) entries.add(list);
+      if (exact) entries.push(exact);
+      for (const { key, entries: list } of patterns.byRegexKey)
+        if (key.test(name) && !entries.includes(list)) entries.push(list);
       for (const list of entries) {
         // A long list runs only the patterns whose literals the values hold (in the list's order).
         const prefilter = this.fingerprints.keyedPrefilter(list);
