@@ -308,7 +308,7 @@ function attrMatches(element: LightElement, test: AttrTest): boolean {
     case '=':
       return have === value;
     case '~=':
-      return value !== '' && !/\s/.test(value) && have.split(/\s+/).includes(value);
+      return tokenCount(have, value) > 0;
     case '|=':
       return have === value || have.startsWith(`${value}-`);
     case '^=':
@@ -322,10 +322,32 @@ function attrMatches(element: LightElement, test: AttrTest): boolean {
 
 function hasClass(element: LightElement, name: string): boolean {
   const value = getAttribute(element, 'class');
-  if (value === null) return false;
-  const at = value.indexOf(name);
-  if (at < 0) return false;
-  return value.split(/[\s]+/).includes(name);
+  return value !== null && tokenCount(value, name) > 0;
+}
+
+/**
+ * How many of the whitespace-separated tokens of value (those `value.split(/\s+/)` gives) equal
+ * token: found by indexOf and a look at the characters around, without splitting the value.
+ */
+export function tokenCount(value: string, token: string): number {
+  let count = 0;
+  for (let at = value.indexOf(token); at >= 0; at = value.indexOf(token, at + 1)) {
+    // A token holds no whitespace (nor is empty): such a name equals none.
+    if (count === 0 && !isToken(token)) return 0;
+    const end = at + token.length;
+    if (
+      (at === 0 || isSpace(value.charCodeAt(at - 1))) &&
+      (end === value.length || isSpace(value.charCodeAt(end)))
+    )
+      count++;
+  }
+  return count;
+}
+
+function isToken(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let k = 0; k < text.length; k++) if (isSpace(text.charCodeAt(k))) return false;
+  return true;
 }
 
 function compoundMatches(doc: LightDocument, index: number, compound: Compound): boolean {
@@ -337,10 +359,10 @@ function compoundMatches(doc: LightDocument, index: number, compound: Compound):
   for (const pseudo of compound.pseudos) {
     switch (pseudo.kind) {
       case 'not':
-        if (pseudo.list.some((complex) => complexMatches(doc, index, complex))) return false;
+        if (anyMatches(doc, index, pseudo.list)) return false;
         break;
       case 'is':
-        if (!pseudo.list.some((complex) => complexMatches(doc, index, complex))) return false;
+        if (!anyMatches(doc, index, pseudo.list)) return false;
         break;
       case 'nth-child':
       case 'nth-last-child':
@@ -401,6 +423,11 @@ function matchFrom(doc: LightDocument, index: number, complex: Complex, at: numb
 
 export function complexMatches(doc: LightDocument, index: number, complex: Complex): boolean {
   return matchFrom(doc, index, complex, complex.compounds.length - 1);
+}
+
+function anyMatches(doc: LightDocument, index: number, list: readonly Complex[]): boolean {
+  for (const complex of list) if (complexMatches(doc, index, complex)) return true;
+  return false;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   type ContextRuleName,
 } from './context-rules';
 import { DomMatcher } from './dom-matcher';
+import type { LiteralScan } from './literal-table';
 import type { Fingerprints, KeyedEntry, KeyedPatterns, TextKind } from './fingerprints';
 import { parseHtml } from '../html';
 import { resolveVersion, type Pattern } from './pattern';
@@ -105,6 +106,19 @@ function scriptUrls(sources: readonly string[], baseHref: string | null, url: st
   return out;
 }
 
+/**
+ * The items with their empty forms dropped, and items left with none: the items themselves when
+ * nothing is to drop (the usual case), without copying them.
+ */
+function nonEmptyForms(items: readonly (readonly string[])[]): readonly (readonly string[])[] {
+  for (const forms of items) {
+    let empty = forms.length === 0;
+    for (let k = 0; k < forms.length && !empty; k++) empty = forms[k].length === 0;
+    if (empty) return items.map((f) => f.filter((t) => t.length > 0)).filter((f) => f.length > 0);
+  }
+  return items;
+}
+
 /** Notes one piece of evidence: which technology, from what, the pattern and its match. */
 type RecordEvidence = (
   tech: number,
@@ -186,13 +200,13 @@ export class DetectionEngine {
      * Runs a kind's candidate patterns on each item; every matching item counts. An item may have
      * several forms (a script URL as written and resolved): the first form that matches counts.
      */
-    const runTexts = (kind: TextKind, items: readonly (readonly string[])[], scanned?: Uint8Array): void => {
+    const runTexts = (kind: TextKind, items: readonly (readonly string[])[], scanned?: LiteralScan): void => {
       const set = fp.textPatterns[kind];
-      const usable = items
-        .map((forms) => forms.filter((t) => t.length > 0))
-        .filter((forms) => forms.length > 0);
+      const usable = nonEmptyForms(items);
       if (usable.length === 0) return;
-      const candidates = scanned ? set.candidatesIn([scanned]) : set.candidates(usable.flat());
+      const candidates = scanned
+        ? set.candidatesIn([scanned])
+        : set.candidates(usable.length === 1 ? usable[0] : usable.flat());
       for (const index of candidates) {
         const { tech, pattern } = set.entries[index];
         for (const forms of usable) {
@@ -216,7 +230,7 @@ export class DetectionEngine {
     };
 
     // One pass over the markup for the html patterns, the DOM prefilter and the browser hints.
-    const markupFound = fp.markupLiterals.scan([html]);
+    const markupFound = fp.markupLiterals.scanFound([html]);
     runTexts('url', [[url]]);
     runTexts('html', [[html]], markupFound);
     runTexts('text', [[doc.text]]);
@@ -240,17 +254,16 @@ export class DetectionEngine {
     const scripts = (input.scripts ?? [])
       .slice(0, LIMITS.scriptBodies)
       .map((s) => bounded(s, LIMITS.scriptBody));
-    const scriptsFound = scripts.length ? fp.markupLiterals.scan(scripts) : null;
+    const scriptsFound = scripts.length ? fp.markupLiterals.scanFound(scripts) : null;
     runTexts(
       'scripts',
       scripts.map((s) => [s]),
       scriptsFound ?? undefined,
     );
 
-    const headers = input.headers ?? {};
-    this.runKeyed(fp.keyedPatterns.headers, Object.entries(headers), 'headers', record);
-    const setCookie =
-      Object.entries(headers).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? [];
+    const headers = Object.entries(input.headers ?? {});
+    this.runKeyed(fp.keyedPatterns.headers, headers, 'headers', record);
+    const setCookie = headers.find(([name]) => name.toLowerCase() === 'set-cookie')?.[1] ?? [];
     const cookies = mergeCookies(input.cookies, cookiesFromSetCookie(setCookie));
     this.runKeyed(
       fp.keyedPatterns.cookies,
@@ -266,7 +279,7 @@ export class DetectionEngine {
 
     if (rendered && renderedDoc) {
       const renderedHtml = boundHtml(rendered.html);
-      const renderedFound = fp.markupLiterals.scan([renderedHtml]);
+      const renderedFound = fp.markupLiterals.scanFound([renderedHtml]);
       // What scripts wrote into the page (a stylesheet link, a generator comment) is markup too.
       runTexts('html', [[renderedHtml]], renderedFound);
       this.runDom(renderedDoc, renderedFound, record, domMatched);
@@ -328,7 +341,7 @@ export class DetectionEngine {
   jsChainsFor(texts: readonly string[]): string[] {
     const fp = this.fingerprints;
     const bounded = texts.slice(0, LIMITS.scriptBodies + 1).map((t) => boundHtml(String(t)));
-    const scan = fp.markupLiterals.scan(bounded);
+    const scan = fp.markupLiterals.scanFound(bounded);
     const chains = new Set(this.unfilteredChains());
     for (const index of fp.hints.candidatesIn([scan])) {
       const owner = fp.hintOwners[index];
@@ -411,10 +424,12 @@ export class DetectionEngine {
       const values = (Array.isArray(rawValues) ? rawValues : [String(rawValues)])
         .slice(0, LIMITS.headerValues)
         .map((v) => bounded(String(v), LIMITS.headerValue));
-      const entries = new Set<KeyedEntry[]>();
+      // The lists the name selects, each once, in the order found (a Set per item cost more).
+      const entries: KeyedEntry[][] = [];
       const exact = patterns.byKey.get(name.toLowerCase());
-      if (exact) entries.add(exact);
-      for (const { key, entries: list } of patterns.byRegexKey) if (key.test(name)) entries.add(list);
+      if (exact) entries.push(exact);
+      for (const { key, entries: list } of patterns.byRegexKey)
+        if (key.test(name) && !entries.includes(list)) entries.push(list);
       for (const list of entries) {
         // A long list runs only the patterns whose literals the values hold (in the list's order).
         const prefilter = this.fingerprints.keyedPrefilter(list);
@@ -434,7 +449,7 @@ export class DetectionEngine {
   /** Runs the DOM rules the markup allows (but those in `skip`); returns the rules that found nodes. */
   private runDom(
     doc: ReturnType<typeof parseHtml>,
-    markupFound: Uint8Array,
+    markupFound: LiteralScan,
     record: RecordEvidence,
     skip?: ReadonlySet<number>,
   ): Set<number> {
@@ -442,9 +457,12 @@ export class DetectionEngine {
     const matched = new Set<number>();
     const candidates = fp.domPrefilter.candidatesIn([markupFound]);
     if (candidates.length === 0) return matched;
-    const matcher = new DomMatcher(doc);
-    for (const index of candidates) {
-      if (skip?.has(index)) continue;
+    const run = skip ? candidates.filter((index) => !skip.has(index)) : candidates;
+    const matcher = new DomMatcher(
+      doc,
+      run.map((index) => fp.domRules[index]),
+    );
+    for (const index of run) {
       const rule = fp.domRules[index];
       const nodes = matcher.nodes(rule);
       if (nodes.length === 0) continue;
@@ -452,7 +470,7 @@ export class DetectionEngine {
       if (rule.exists) record(rule.tech, 'dom', rule.exists, null, rule.selector);
       for (const { name, pattern } of rule.attributes) {
         for (const node of nodes) {
-          const value = node.attribute(name);
+          const value = matcher.attribute(node, name);
           const match = value === null ? null : pattern.regex.exec(value);
           if (match) {
             record(rule.tech, 'dom', pattern, match, `${rule.selector} @${name}`);
@@ -462,7 +480,7 @@ export class DetectionEngine {
       }
       if (rule.text) {
         for (const node of nodes) {
-          const text = node.text().trim();
+          const text = matcher.text(node).trim();
           const match = text ? rule.text.regex.exec(text) : null;
           if (match) {
             record(rule.tech, 'dom', rule.text, match, `${rule.selector} ::text`);
@@ -474,7 +492,7 @@ export class DetectionEngine {
     return matched;
   }
 
-  private skipped(scans: readonly Uint8Array[], detected: { slug: string }[]): SkippedTechnology[] {
+  private skipped(scans: readonly LiteralScan[], detected: { slug: string }[]): SkippedTechnology[] {
     const fp = this.fingerprints;
     const have = new Set(detected.map((t) => t.slug));
     const out = new Map<string, SkippedTechnology>();

@@ -1,4 +1,4 @@
-import { complexMatches, type Complex, type Compound } from './css-selector';
+import { complexMatches, tokenCount, type Complex, type Compound } from './css-selector';
 import type { DomRule } from './fingerprints';
 import { getAttribute, textContent, type LightDocument } from '../html';
 
@@ -8,63 +8,51 @@ export const MAX_DOM_NODES = 50;
 export const MAX_DOM_CANDIDATES = 5_000;
 const TEXT_CONTENT_LIMIT = 1_000_000;
 
-/** A node a rule's selector matched, seen through what the patterns read of it. */
-export interface DomNode {
-  attribute(name: string): string | null;
-  text(): string;
-}
+/** Element lists by key (a tag, id, class or attribute name); a list per key asked for. */
+type Lists = Map<string, number[]>;
 
-/** Indexes of the light tree by what selectors key on; each built once per page, on first use. */
+/**
+ * Indexes of the light tree by what selectors key on, for the keys the page's rules name only: a
+ * page runs a few dozen rules naming a few dozen keys, so listing every tag, attribute and class of
+ * every element (most of them never looked up) is work thrown away. The lists are made in one pass
+ * over the elements, on the first look-up. Each list holds an element once per occurrence of its key
+ * (a class written twice lists it twice), ascending.
+ */
 class ElementIndex {
-  private tags: Map<string, number[]> | null = null;
-  private ids: Map<string, number[]> | null = null;
-  private attrs: Map<string, number[]> | null = null;
-  private classes: Map<string, number[]> | null = null;
+  private readonly tags: Lists = new Map();
+  private readonly ids: Lists = new Map();
+  private readonly classes: Lists = new Map();
+  private readonly attrs: Lists = new Map();
+  private built = false;
 
   constructor(private readonly doc: LightDocument) {}
 
-  private byTag(): Map<string, number[]> {
-    if (this.tags) return this.tags;
-    const tags = new Map<string, number[]>();
-    this.doc.elements.forEach((element, index) => add(tags, element.tag, index));
-    return (this.tags = tags);
+  /** Registers the keys a compound's look-ups use (before the first look-up; later ones still work). */
+  want(compound: Compound): void {
+    for (const id of compound.ids) want(this.ids, id);
+    for (const cls of compound.classes) want(this.classes, cls);
+    if (compound.tag) want(this.tags, compound.tag);
+    for (const test of compound.attrs) want(this.attrs, test.name);
   }
 
-  private byId(): Map<string, number[]> {
-    if (!this.ids) this.indexAttributes();
-    return this.ids as Map<string, number[]>;
-  }
-
-  private byAttr(): Map<string, number[]> {
-    if (!this.attrs) this.indexAttributes();
-    return this.attrs as Map<string, number[]>;
-  }
-
-  private indexAttributes(): void {
-    const ids = new Map<string, number[]>();
-    const attrs = new Map<string, number[]>();
-    this.doc.elements.forEach((element, index) => {
-      const list = element.attrs;
-      for (let k = 0; k < list.length; k += 2) {
-        add(attrs, list[k], index);
-        if (list[k] === 'id') add(ids, list[k + 1], index);
-      }
-    });
-    this.ids = ids;
-    this.attrs = attrs;
-  }
-
-  private byClass(): Map<string, number[]> {
-    if (this.classes) return this.classes;
-    const classes = new Map<string, number[]>();
-    this.doc.elements.forEach((element, index) => {
-      const list = element.attrs;
-      for (let k = 0; k < list.length; k += 2) {
-        if (list[k] !== 'class') continue;
-        for (const cls of list[k + 1].split(/\s+/)) if (cls) add(classes, cls, index);
-      }
-    });
-    return (this.classes = classes);
+  private list(lists: Lists, key: string): number[] {
+    if (!this.built) {
+      listElements(this.doc, this.tags, this.ids, this.classes, this.attrs);
+      this.built = true;
+    }
+    let list = lists.get(key);
+    if (list === undefined) {
+      // A key no registered compound named: listed on its own.
+      const one: Lists = new Map([[key, []]]);
+      const none: Lists = new Map();
+      if (lists === this.tags) listElements(this.doc, one, none, none, none);
+      else if (lists === this.ids) listElements(this.doc, none, one, none, none);
+      else if (lists === this.classes) listElements(this.doc, none, none, one, none);
+      else listElements(this.doc, none, none, none, one);
+      list = one.get(key) as number[];
+      lists.set(key, list);
+    }
+    return list;
   }
 
   /**
@@ -77,30 +65,53 @@ class ElementIndex {
     const first = this.firstCandidates(compound, all);
     if (first === null || first.length <= 1 || first.length > MAX_DOM_CANDIDATES) return first;
     let best = first;
-    const consider = (list: number[] | undefined): void => {
-      const length = list ? list.length : 0;
-      if (length < best.length) best = list ?? [];
-    };
-    for (const id of compound.ids) consider(this.byId().get(id));
-    for (const cls of compound.classes) consider(this.byClass().get(cls));
-    if (compound.tag) consider(this.byTag().get(compound.tag));
-    for (const test of compound.attrs) consider(this.byAttr().get(test.name));
+    for (const id of compound.ids) best = shorter(best, this.list(this.ids, id));
+    for (const cls of compound.classes) best = shorter(best, this.list(this.classes, cls));
+    if (compound.tag) best = shorter(best, this.list(this.tags, compound.tag));
+    for (const test of compound.attrs) best = shorter(best, this.list(this.attrs, test.name));
     return best;
   }
 
   private firstCandidates(compound: Compound, all: number): number[] | null {
-    if (compound.ids.length) return this.byId().get(compound.ids[0]) ?? [];
-    if (compound.classes.length) return this.byClass().get(compound.classes[0]) ?? [];
-    if (compound.tag) return this.byTag().get(compound.tag) ?? [];
-    if (compound.attrs.length) return this.byAttr().get(compound.attrs[0].name) ?? [];
+    if (compound.ids.length) return this.list(this.ids, compound.ids[0]);
+    if (compound.classes.length) return this.list(this.classes, compound.classes[0]);
+    if (compound.tag) return this.list(this.tags, compound.tag);
+    if (compound.attrs.length) return this.list(this.attrs, compound.attrs[0].name);
     return all > 0 ? null : [];
   }
 }
 
-function add(map: Map<string, number[]>, key: string, index: number): void {
-  const list = map.get(key);
-  if (list) list.push(index);
-  else map.set(key, [index]);
+function want(lists: Lists, key: string): void {
+  if (!lists.has(key)) lists.set(key, []);
+}
+
+/** The second list when strictly shorter (the first of equal ones is kept). */
+function shorter(best: number[], list: number[]): number[] {
+  return list.length < best.length ? list : best;
+}
+
+/** Fills each list of the maps with the elements having its key, in one pass over the elements. */
+function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: Lists, attrs: Lists): void {
+  const byTag = tags.size > 0;
+  const byAttribute = ids.size > 0 || classes.size > 0 || attrs.size > 0;
+  if (!byTag && !byAttribute) return;
+  const wantedClasses = [...classes];
+  const elements = doc.elements;
+  for (let index = 0; index < elements.length; index++) {
+    const element = elements[index];
+    if (byTag) tags.get(element.tag)?.push(index);
+    if (!byAttribute) continue;
+    const list = element.attrs;
+    for (let k = 0; k < list.length; k += 2) {
+      const name = list[k];
+      attrs.get(name)?.push(index);
+      if (name === 'id') ids.get(list[k + 1])?.push(index);
+      else if (name === 'class') {
+        for (const [cls, listed] of wantedClasses)
+          for (let n = tokenCount(list[k + 1], cls); n > 0; n--) listed.push(index);
+      }
+    }
+  }
 }
 
 /**
@@ -109,36 +120,58 @@ function add(map: Map<string, number[]>, key: string, index: number): void {
  * A selector the engine cannot read was reported at load and matches nothing.
  */
 export class DomMatcher {
-  private index: ElementIndex | null = null;
+  private readonly index: ElementIndex;
+  /** Elements a rule already yielded (set while matching one rule, cleared after). */
+  private marks: Uint8Array | null = null;
 
-  constructor(private readonly doc: LightDocument) {}
+  /** `rules`: those the page will run, whose keys the index lists (others may run too, at a cost). */
+  constructor(
+    private readonly doc: LightDocument,
+    rules: readonly DomRule[] = [],
+  ) {
+    this.index = new ElementIndex(doc);
+    for (const rule of rules)
+      for (const complex of rule.complexes ?? [])
+        this.index.want(complex.compounds[complex.compounds.length - 1]);
+  }
 
-  nodes(rule: DomRule): DomNode[] {
+  /** The elements (ascending indices in the document) the rule's selector matches. */
+  nodes(rule: DomRule): number[] {
     const complexes = rule.complexes;
     return complexes ? this.lightNodes(complexes) : [];
   }
 
-  private lightNodes(complexes: Complex[]): DomNode[] {
-    const doc = this.doc;
-    this.index ??= new ElementIndex(doc);
-    const seen = new Set<number>();
+  attribute(element: number, name: string): string | null {
+    return getAttribute(this.doc.elements[element], name);
+  }
+
+  text(element: number): string {
+    return textContent(this.doc, this.doc.elements[element]).slice(0, TEXT_CONTENT_LIMIT);
+  }
+
+  private lightNodes(complexes: Complex[]): number[] {
+    const elements = this.doc.elements;
+    const marks = (this.marks ??= new Uint8Array(elements.length));
+    const out: number[] = [];
     for (const complex of complexes) {
       const last = complex.compounds[complex.compounds.length - 1];
-      const candidates = this.index.candidates(last, doc.elements.length);
-      const limit = Math.min(candidates ? candidates.length : doc.elements.length, MAX_DOM_CANDIDATES);
-      for (let k = 0; k < limit && seen.size < MAX_DOM_NODES; k++) {
+      const candidates = this.index.candidates(last, elements.length);
+      const limit = Math.min(candidates ? candidates.length : elements.length, MAX_DOM_CANDIDATES);
+      for (let k = 0; k < limit && out.length < MAX_DOM_NODES; k++) {
         const index = candidates ? candidates[k] : k;
-        if (!seen.has(index) && complexMatches(doc, index, complex)) seen.add(index);
+        if (marks[index] === 0 && complexMatches(this.doc, index, complex)) {
+          marks[index] = 1;
+          out.push(index);
+        }
       }
     }
-    return [...seen]
-      .sort((a, b) => a - b)
-      .map((index) => {
-        const element = doc.elements[index];
-        return {
-          attribute: (name: string) => getAttribute(element, name),
-          text: () => textContent(doc, element).slice(0, TEXT_CONTENT_LIMIT),
-        };
-      });
+    for (const index of out) marks[index] = 0;
+    // One complex yields its elements in ascending order already.
+    if (complexes.length > 1) out.sort(ascending);
+    return out;
   }
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
 }

@@ -1,6 +1,15 @@
 import { LiteralScanner } from './literal-scanner';
 
 /**
+ * What one scan found: found[id] = 1 for each literal found, and their ids (ascending) as a list, so
+ * a set looks up the few literals found rather than walking all of its own.
+ */
+export interface LiteralScan {
+  readonly found: Uint8Array;
+  readonly ids: Int32Array;
+}
+
+/**
  * Literals of several pattern sets that scan the same texts, under one automaton: the page markup is
  * read by the html patterns, the DOM selector prefilter and the browser-only hints, and a single pass
  * over it serves all three instead of one pass each.
@@ -38,5 +47,15 @@ export class LiteralTable {
     const found = new Uint8Array(this.list.length);
     for (const text of texts) if (text.length > 0) scanner.scan(text, found);
     return found;
+  }
+
+  /** Like `scan`, with the found literals' ids listed too. */
+  scanFound(texts: readonly string[]): LiteralScan {
+    const found = this.scan(texts);
+    let count = 0;
+    for (let id = 0; id < found.length; id++) count += found[id];
+    const ids = new Int32Array(count);
+    for (let id = 0, k = 0; k < count; id++) if (found[id] !== 0) ids[k++] = id;
+    return { found, ids };
   }
 }

@@ -1,4 +1,4 @@
-import { LiteralTable } from './literal-table';
+import { LiteralTable, type LiteralScan } from './literal-table';
 import type { Pattern } from './pattern';
 
 export interface PatternEntry {
@@ -13,6 +13,11 @@ export interface PatternEntry {
  * regex. Sets that read the same texts share a literal
  * table, so the text is scanned once for all of them (`candidatesIn`).
  */
+interface EntriesById {
+  readonly start: Int32Array;
+  readonly entries: Int32Array;
+}
+
 export class PatternSet {
   /** Ids (in the table) of the literals this set uses, and for each the entries that need it. */
   private readonly literalIds: Int32Array;
@@ -23,6 +28,8 @@ export class PatternSet {
    * for none: an entry one of whose literals is found is kept only when each set has one found too.
    */
   private readonly further: (Int32Array[] | null)[];
+  private byId: EntriesById | null = null;
+  private marks: Uint8Array | null = null;
 
   constructor(
     readonly entries: readonly PatternEntry[],
@@ -68,42 +75,72 @@ export class PatternSet {
   /** Indices (ascending) of the entries that may match one of the texts. */
   candidates(texts: readonly string[]): number[] {
     if (this.entries.length === 0) return [];
-    return this.candidatesIn([this.table.scan(texts)]);
+    return this.candidatesIn([this.table.scanFound(texts)]);
   }
 
-  /** Like `candidates`, from scans of this set's table already made (a literal found in any counts). */
-  candidatesIn(scans: readonly Uint8Array[]): number[] {
+  /**
+   * Like `candidates`, from scans of this set's table already made (a literal found in any counts).
+   * It starts from the literals found (a few dozen) rather than from all of the set's (thousands).
+   */
+  candidatesIn(scans: readonly LiteralScan[]): number[] {
     if (this.entries.length === 0) return [];
-    const { literalIds, byLiteral } = this;
-    let chosen: Uint8Array | null = null;
-    // One scan (the usual case) is read without the inner loop over scans.
-    const only = scans.length === 1 ? scans[0] : null;
-    for (let slot = 0; slot < literalIds.length; slot++) {
-      const id = literalIds[slot];
-      if (only !== null) {
-        if (only[id] === 0) continue;
-      } else if (!scans.some((found) => found[id] !== 0)) continue;
-      chosen ??= new Uint8Array(this.entries.length);
-      for (const index of byLiteral[slot]) chosen[index] = 1;
-    }
-    if (!chosen) return this.always;
-    for (const index of this.always) chosen[index] = 1;
+    const { start, entries } = this.entriesById();
+    // Marks are set while collecting and cleared before returning: a call runs to its end without
+    // yielding, so one array per set serves every call.
+    const marks = (this.marks ??= new Uint8Array(this.entries.length));
     const out: number[] = [];
-    for (let index = 0; index < chosen.length; index++)
-      if (chosen[index] && this.hasFurther(index, scans)) out.push(index);
+    for (const scan of scans) {
+      const ids = scan.ids;
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k];
+        for (let j = start[id], to = start[id + 1]; j < to; j++) {
+          const index = entries[j];
+          if (marks[index] !== 0) continue;
+          marks[index] = 1;
+          out.push(index);
+        }
+      }
+    }
+    if (out.length === 0) return this.always;
+    for (const index of this.always) {
+      if (marks[index] !== 0) continue;
+      marks[index] = 1;
+      out.push(index);
+    }
+    for (const index of out) marks[index] = 0;
+    out.sort(ascending);
+    let kept = 0;
+    for (const index of out) if (this.hasFurther(index, scans)) out[kept++] = index;
+    out.length = kept;
     return out;
   }
 
+  /**
+   * The entries needing each literal of the table, by table id: entries[start[id]..start[id + 1]),
+   * none for the table's literals of other sets. Two flat arrays (made once the table is whole)
+   * rather than a list per literal, so a look-up reads adjacent memory.
+   */
+  private entriesById(): EntriesById {
+    const size = this.table.size;
+    if (this.byId !== null && this.byId.start.length === size + 1) return this.byId;
+    const start = new Int32Array(size + 1);
+    this.literalIds.forEach((id, slot) => (start[id + 1] = this.byLiteral[slot].length));
+    for (let id = 0; id < size; id++) start[id + 1] += start[id];
+    const entries = new Int32Array(start[size]);
+    this.literalIds.forEach((id, slot) => entries.set(this.byLiteral[slot], start[id]));
+    return (this.byId = { start, entries });
+  }
+
   /** Whether each further literal set of an entry has a literal found in one of the scans. */
-  private hasFurther(index: number, scans: readonly Uint8Array[]): boolean {
+  private hasFurther(index: number, scans: readonly LiteralScan[]): boolean {
     const sets = this.further[index];
     if (sets === null) return true;
     for (const ids of sets) {
       let any = false;
       for (let k = 0; k < ids.length && !any; k++) {
         const id = ids[k];
-        for (const found of scans) {
-          if (found[id] !== 0) {
+        for (const scan of scans) {
+          if (scan.found[id] !== 0) {
             any = true;
             break;
           }
@@ -113,4 +150,8 @@ export class PatternSet {
     }
     return true;
   }
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
 }
