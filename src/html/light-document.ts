@@ -54,6 +54,12 @@ export const MAX_ELEMENTS = 200_000;
 /** The reference drivers give text patterns the first 25,000 characters of the page text. */
 export const TEXT_LIMIT = 25_000;
 const MAX_INLINE_SCRIPTS = 200;
+/**
+ * The whitespace runs that /\s+/ → " " changes: two or more characters, or one that is not a space.
+ * Same text, but the single spaces between words (most runs) are left alone instead of each being
+ * replaced by itself.
+ */
+export const WHITESPACE_TO_COLLAPSE = /\s\s+|[^\S ]/g;
 
 const VOID = new Set([
   'area',
@@ -632,7 +638,7 @@ export function readMarkup(
   scan(0, html.length, true);
   while (stack.length) pop();
 
-  const text = visible.join(' ').replace(/\s+/g, ' ').trim().slice(0, TEXT_LIMIT);
+  const text = visible.join(' ').replace(WHITESPACE_TO_COLLAPSE, ' ').trim().slice(0, TEXT_LIMIT);
   return {
     light: { elements, texts, scriptSrc, inlineScripts, styles, metas, baseHref, text, truncated },
     tokens,
