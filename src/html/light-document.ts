@@ -13,6 +13,8 @@
  * gets what it got from its own parser before.
  */
 
+import { lowerName, nameHashStep } from './known-names';
+
 export interface LightElement {
   readonly tag: string;
   /** Attribute names (lowercased) and values (entities decoded), alternating. First occurrence wins. */
@@ -452,14 +454,14 @@ export function readMarkup(
           continue;
         }
         let j = lt + 2;
-        while (
-          j < n &&
-          !isSpace(html.charCodeAt(j)) &&
-          html.charCodeAt(j) !== 62 &&
-          html.charCodeAt(j) !== 47
-        )
+        let hash = 0;
+        while (j < n) {
+          const code = html.charCodeAt(j);
+          if (isSpace(code) || code === 62 || code === 47) break;
+          hash = nameHashStep(hash, code);
           j++;
-        const tag = html.slice(lt + 2, j).toLowerCase();
+        }
+        const tag = lowerName(html, lt + 2, j, hash);
         const close = html.indexOf('>', j);
         if (close < 0 || close >= n) {
           endTagAtEnd(lt + 2);
@@ -483,12 +485,14 @@ export function readMarkup(
 
       // Start tag: name, then attributes until ">"; end of input inside the tag drops it.
       let j = lt + 1;
+      let hash = 0;
       while (j < n) {
         const code = html.charCodeAt(j);
         if (isSpace(code) || code === 62 || code === 47) break;
+        hash = nameHashStep(hash, code);
         j++;
       }
-      const tag = html.slice(lt + 1, j).toLowerCase();
+      const tag = lowerName(html, lt + 1, j, hash);
       const attrs: string[] = [];
       let selfClosing = false;
       // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
@@ -511,13 +515,15 @@ export function readMarkup(
         selfClosing = false;
         slashed = false;
         const nameStart = j;
+        let nameHash = nameHashStep(0, html.charCodeAt(j));
         j++; // a name may start with "="
         while (j < n) {
           const code = html.charCodeAt(j);
           if (isSpace(code) || code === 47 || code === 62 || code === 61) break;
+          nameHash = nameHashStep(nameHash, code);
           j++;
         }
-        const name = html.slice(nameStart, j).toLowerCase();
+        const name = lowerName(html, nameStart, j, nameHash);
         while (j < n && isSpace(html.charCodeAt(j))) j++;
         let value = '';
         if (j < n && html.charCodeAt(j) === 61 /* = */) {
