@@ -14,6 +14,7 @@
  */
 
 import { lowerName, nameHashStep } from './known-names';
+import { tagRule, type TagRule } from './tag-rules';
 
 export interface LightElement {
   readonly tag: string;
@@ -52,6 +53,8 @@ export interface LightDocument {
 }
 
 export const MAX_DEPTH = 512;
+const P = ['p'];
+const P_BOUNDARIES = ['button', 'table'];
 export const MAX_ELEMENTS = 200_000;
 /** The reference drivers give text patterns the first 25,000 characters of the page text. */
 export const TEXT_LIMIT = 25_000;
@@ -62,103 +65,6 @@ const MAX_INLINE_SCRIPTS = 200;
  * replaced by itself.
  */
 export const WHITESPACE_TO_COLLAPSE = /\s\s+|[^\S ]/g;
-
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-  'keygen',
-]);
-const RAW_TEXT = new Set([
-  'script',
-  'style',
-  'textarea',
-  'title',
-  'xmp',
-  'iframe',
-  'noembed',
-  'noframes',
-  'noscript',
-  'plaintext',
-]);
-const HIDDEN_TEXT = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'title',
-  'iframe',
-  'noembed',
-  'noframes',
-  'xmp',
-]);
-const CLOSES_P = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'details',
-  'div',
-  'dl',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hgroup',
-  'hr',
-  'main',
-  'menu',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'table',
-  'ul',
-]);
-/** Start tag → [elements it closes when open, elements that stop the search]. */
-const IMPLIED_END: Record<string, [string[], string[]]> = {
-  li: [['li'], ['ul', 'ol']],
-  dt: [['dt', 'dd'], ['dl']],
-  dd: [['dt', 'dd'], ['dl']],
-  option: [['option'], ['select', 'datalist']],
-  optgroup: [['option', 'optgroup'], ['select']],
-  tr: [
-    ['tr', 'td', 'th'],
-    ['table', 'tbody', 'thead', 'tfoot'],
-  ],
-  td: [
-    ['td', 'th'],
-    ['tr', 'table'],
-  ],
-  th: [
-    ['td', 'th'],
-    ['tr', 'table'],
-  ],
-  tbody: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
-  thead: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
-  tfoot: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
-  a: [['a'], ['table', 'td', 'th', 'button']],
-};
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -246,11 +152,6 @@ export interface MarkupTokens {
 
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
 
-/** Elements whose body the light tree keeps as text but htmlparser2 reads as markup. */
-const RAW_FOR_TREE_ONLY = new Set(['iframe', 'noembed', 'noframes', 'noscript', 'plaintext']);
-/** Raw-text elements of htmlparser2's tokenizer, and which of them decode entities. */
-const RAW_FOR_TOKENS = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
-
 export interface ParseOptions {
   /** Also record the markup tokens (default true); detection of a rendered DOM needs the tree only. */
   tokens?: boolean;
@@ -288,6 +189,8 @@ export function readMarkup(
   };
 
   const stack: number[] = [];
+  /** The rules of the elements on the stack, in step with it. */
+  const stackRules: TagRule[] = [];
   const openCount = new Map<string, number>();
   let rootLast = -1;
   let hiddenDepth = 0;
@@ -305,12 +208,13 @@ export function readMarkup(
 
   const pop = (): void => {
     const index = stack.pop() as number;
+    const rule = stackRules.pop() as TagRule;
     const element = elements[index];
     element.end = elements.length - 1;
     element.textEnd = texts.length;
     openCount.set(element.tag, (openCount.get(element.tag) ?? 1) - 1);
-    if (HIDDEN_TEXT.has(element.tag)) hiddenDepth--;
-    if (element.tag === 'svg' || element.tag === 'math') foreignDepth--;
+    if (rule.hidden) hiddenDepth--;
+    if (rule.foreign) foreignDepth--;
   };
 
   const popUntil = (tag: string): void => {
@@ -322,7 +226,7 @@ export function readMarkup(
   };
 
   /** Closes the nearest open element among `targets` unless a `boundary` element is nearer. */
-  const closeOpen = (targets: string[], boundaries: string[]): void => {
+  const closeOpen = (targets: readonly string[], boundaries: readonly string[]): void => {
     if (!targets.some((t) => (openCount.get(t) ?? 0) > 0)) return;
     for (let k = stack.length - 1; k >= 0; k--) {
       const tag = elements[stack[k]].tag;
@@ -334,14 +238,14 @@ export function readMarkup(
     }
   };
 
-  const open = (tag: string, attrs: string[], selfClosing: boolean): void => {
+  const open = (tag: string, rule: TagRule, attrs: string[], selfClosing: boolean): void => {
     if (elements.length >= MAX_ELEMENTS) {
       truncated = true;
       return;
     }
     if (foreignDepth === 0) {
-      if ((openCount.get('p') ?? 0) > 0 && CLOSES_P.has(tag)) closeOpen(['p'], ['button', 'table']);
-      const implied = IMPLIED_END[tag];
+      if (rule.closesP && (openCount.get('p') ?? 0) > 0) closeOpen(P, P_BOUNDARIES);
+      const implied = rule.impliedEnd;
       if (implied) closeOpen(implied[0], implied[1]);
     }
     if (stack.length >= MAX_DEPTH) pop();
@@ -365,11 +269,12 @@ export function readMarkup(
       textEnd: texts.length,
       lastChild: -1,
     });
-    if (VOID.has(tag) || (selfClosing && (foreignDepth > 0 || tag === 'svg' || tag === 'math'))) return;
+    if (rule.isVoid || (selfClosing && (foreignDepth > 0 || rule.foreign))) return;
     stack.push(index);
+    stackRules.push(rule);
     openCount.set(tag, (openCount.get(tag) ?? 0) + 1);
-    if (HIDDEN_TEXT.has(tag)) hiddenDepth++;
-    if (tag === 'svg' || tag === 'math') foreignDepth++;
+    if (rule.hidden) hiddenDepth++;
+    if (rule.foreign) foreignDepth++;
   };
 
   /** An end tag's name as htmlparser2 reads it: from `at` to a space or ">", lowercased. */
@@ -554,6 +459,7 @@ export function readMarkup(
       // The tokens keep values as written (their readers decode them as htmlparser2 does); the
       // tree decodes them itself, sharing the array when there is nothing to decode.
       token(TOKEN.START, tag, attrs, slashed ? 1 : 0, i);
+      const rule = tagRule(tag);
       let inTree = false;
       if (treeText()) {
         let treeAttrs = attrs;
@@ -561,7 +467,7 @@ export function readMarkup(
           treeAttrs = attrs.slice();
           for (let k = 1; k < treeAttrs.length; k += 2) treeAttrs[k] = decodeEntities(treeAttrs[k]);
         }
-        open(tag, treeAttrs, selfClosing);
+        open(tag, rule, treeAttrs, selfClosing);
         if (truncated) {
           // The element cap ends the tree; the tokens read on (their readers have caps of their own).
           if (!tokens) return;
@@ -577,8 +483,8 @@ export function readMarkup(
       }
 
       // Raw text: the tree's elements (outside svg and math), else htmlparser2's.
-      const treeRaw = inTree && RAW_TEXT.has(tag) && foreignDepth === 0;
-      const tokenRaw = !inTree && RAW_FOR_TOKENS.has(tag);
+      const treeRaw = inTree && rule.rawText && foreignDepth === 0;
+      const tokenRaw = !inTree && rule.rawForTokens;
       if (!treeRaw && !tokenRaw) continue;
       const end = endTagPattern(tag);
       end.lastIndex = i;
@@ -588,7 +494,7 @@ export function readMarkup(
         treeRaw &&
         tokens &&
         bodyEnd < n &&
-        RAW_FOR_TOKENS.has(tag) &&
+        rule.rawForTokens &&
         html.charCodeAt(found!.index + tag.length + 2) === 47
       ) {
         // "</script/": the tree's element ends there, htmlparser2's goes on to "</script>" (or a space).
@@ -612,7 +518,7 @@ export function readMarkup(
           styles.push(body);
         }
       }
-      if (RAW_FOR_TREE_ONLY.has(tag)) {
+      if (rule.rawForTreeOnly) {
         // htmlparser2 reads this body as markup: so do the tokens.
         if (tokens) scan(i, bodyEnd, false);
       } else if (bodyEnd > i && i >= skipTokensUntil) {
