@@ -14,7 +14,10 @@
  */
 
 import { lowerName, nameHashStep } from './known-names';
+import { decodeEntities } from './light-entities';
 import { tagRule, type TagRule } from './tag-rules';
+
+export { decodeEntities };
 
 export interface LightElement {
   readonly tag: string;
@@ -65,41 +68,6 @@ const MAX_INLINE_SCRIPTS = 200;
  * replaced by itself.
  */
 export const WHITESPACE_TO_COLLAPSE = /\s\s+|[^\S ]/g;
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  hellip: '…',
-  mdash: '—',
-  ndash: '–',
-  laquo: '«',
-  raquo: '»',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  middot: '·',
-  bull: '•',
-};
-const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,8}));?/g;
-
-export function decodeEntities(text: string): string {
-  if (text.indexOf('&') < 0) return text;
-  return text.replace(ENTITY, (whole, dec?: string, hex?: string, name?: string) => {
-    if (name) return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
-    const code = dec ? parseInt(dec, 10) : parseInt(hex as string, 16);
-    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
-      ? String.fromCodePoint(code)
-      : '\ufffd';
-  });
-}
 
 function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
@@ -196,6 +164,23 @@ export function readMarkup(
   let hiddenDepth = 0;
   let foreignDepth = 0;
 
+  /**
+   * Where the first "&" at or after `from` is (html.length when none): remembered from the last
+   * question, so that finding which texts and values hold an entity reads the page once, not each
+   * slice again.
+   */
+  let ampAsked = 0;
+  let ampAt = -1;
+  const ampFrom = (from: number): number => {
+    if (from < ampAsked || ampAt < from) {
+      ampAt = html.indexOf('&', from);
+      if (ampAt < 0) ampAt = html.length;
+    }
+    ampAsked = from;
+    return ampAt;
+  };
+
+  /** A piece of text; `decode` when it holds an "&" (its entities are decoded). */
   const addText = (raw: string, decode: boolean): void => {
     if (!raw || truncated) return;
     const text = decode ? decodeEntities(raw) : raw;
@@ -305,11 +290,11 @@ export function readMarkup(
       let lt = html.indexOf('<', i);
       if (lt >= n) lt = -1;
       if (lt < 0) {
-        if (treeText()) addText(html.slice(i, n), true);
+        if (treeText()) addText(html.slice(i, n), ampFrom(i) < n);
         if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
         return;
       }
-      if (lt > i && treeText()) addText(html.slice(i, lt), true);
+      if (lt > i && treeText()) addText(html.slice(i, lt), ampFrom(i) < lt);
       if (lt > textFrom) token(TOKEN.TEXT, '', null, textFrom, lt);
       textFrom = lt;
       const c = lt + 1 < n ? html.charCodeAt(lt + 1) : -1;
@@ -431,6 +416,7 @@ export function readMarkup(
         const name = lowerName(html, nameStart, j, nameHash);
         while (j < n && isSpace(html.charCodeAt(j))) j++;
         let value = '';
+        let valueFrom = j;
         if (j < n && html.charCodeAt(j) === 61 /* = */) {
           j++;
           while (j < n && isSpace(html.charCodeAt(j))) j++;
@@ -441,17 +427,18 @@ export function readMarkup(
               textFrom = n;
               break scan;
             }
-            value = html.slice(j + 1, close);
+            valueFrom = j + 1;
+            value = html.slice(valueFrom, close);
             j = close + 1;
           } else {
-            const valueStart = j;
+            valueFrom = j;
             while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
-            value = html.slice(valueStart, j);
+            value = html.slice(valueFrom, j);
           }
         }
         if (attr(attrs, name) === null) {
           attrs.push(name, value);
-          if (!hasEntity && value.indexOf('&') >= 0) hasEntity = true;
+          if (!hasEntity && value !== '' && ampFrom(valueFrom) < valueFrom + value.length) hasEntity = true;
         }
       }
       i = j;
@@ -509,7 +496,7 @@ export function readMarkup(
       }
       if (treeRaw) {
         const body = html.slice(i, bodyEnd);
-        addText(body, tag === 'textarea' || tag === 'title');
+        addText(body, (tag === 'textarea' || tag === 'title') && ampFrom(i) < bodyEnd);
         if (tag === 'script') {
           const src = attr(elements[elements.length - 1].attrs, 'src');
           if (src !== null) scriptSrc.push(src.trim());
