@@ -21,19 +21,19 @@ export interface HtmlFacts {
 const MAX_URLS_PER_KIND = 2000;
 
 /** Attributes that hold a URL the browser would load, by element. */
-const RESOURCE_ATTRIBUTES: Record<string, string[]> = {
-  img: ['src'],
-  iframe: ['src'],
-  frame: ['src'],
-  form: ['action'],
-  link: ['href'],
-  source: ['src'],
-  video: ['src', 'poster'],
-  audio: ['src'],
-  embed: ['src'],
-  object: ['data'],
-  track: ['src'],
-};
+const RESOURCE_ATTRIBUTES = new Map<string, string[]>([
+  ['img', ['src']],
+  ['iframe', ['src']],
+  ['frame', ['src']],
+  ['form', ['action']],
+  ['link', ['href']],
+  ['source', ['src']],
+  ['video', ['src', 'poster']],
+  ['audio', ['src']],
+  ['embed', ['src']],
+  ['object', ['data']],
+  ['track', ['src']],
+]);
 
 /**
  * Extracts links and resource URLs from the page's one reading (src/html): the start tags of its
@@ -92,8 +92,11 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
       stylesheets.add(resolve(get('href')));
       return;
     }
-    for (const attribute of RESOURCE_ATTRIBUTES[name] ?? []) resources.add(resolve(get(attribute)));
-    const srcset = get('srcset');
+    for (const attribute of RESOURCE_ATTRIBUTES.get(name) ?? []) resources.add(resolve(get(attribute)));
+    addSrcset(raw);
+  };
+  const addSrcset = (raw: readonly string[]): void => {
+    const srcset = attributeOf(raw, 'srcset');
     if (srcset) {
       for (const candidate of srcset.split(',')) resources.add(resolve(candidate.trim().split(/\s+/)[0]));
     }
@@ -105,7 +108,8 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   for (let k = 0; k < kinds.length; k++) {
     if (kinds[k] !== TOKEN.START) continue;
     const raw = attrs[k] as string[];
-    if (INTERESTING.has(names[k]) || raw.includes('srcset')) onopentag(names[k], raw);
+    if (INTERESTING.has(names[k])) onopentag(names[k], raw);
+    else addSrcset(raw); // any other tag counts only for a srcset
   }
 
   return {
@@ -127,7 +131,7 @@ const INTERESTING = new Set([
   'script',
   'meta',
   'link',
-  ...Object.keys(RESOURCE_ATTRIBUTES),
+  ...RESOURCE_ATTRIBUTES.keys(),
 ]);
 
 class UrlSet {
