@@ -21,19 +21,19 @@ export interface HtmlFacts {
 const MAX_URLS_PER_KIND = 2000;
 
 /** Attributes that hold a URL the browser would load, by element. */
-const RESOURCE_ATTRIBUTES = new Map<string, string[]>([
-  ['img', ['src']],
-  ['iframe', ['src']],
-  ['frame', ['src']],
-  ['form', ['action']],
-  ['link', ['href']],
-  ['source', ['src']],
-  ['video', ['src', 'poster']],
-  ['audio', ['src']],
-  ['embed', ['src']],
-  ['object', ['data']],
-  ['track', ['src']],
-]);
+const RESOURCE_ATTRIBUTES: Record<string, string[]> = {
+  img: ['src'],
+  iframe: ['src'],
+  frame: ['src'],
+  form: ['action'],
+  link: ['href'],
+  source: ['src'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  embed: ['src'],
+  object: ['data'],
+  track: ['src'],
+};
 
 /**
  * Extracts links and resource URLs from the page's one reading (src/html): the start tags of its
@@ -92,7 +92,7 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
       stylesheets.add(resolve(get('href')));
       return;
     }
-    for (const attribute of RESOURCE_ATTRIBUTES.get(name) ?? []) resources.add(resolve(get(attribute)));
+    for (const attribute of RESOURCE_ATTRIBUTES[name] ?? []) resources.add(resolve(get(attribute)));
     addSrcset(raw);
   };
   const addSrcset = (raw: readonly string[]): void => {
@@ -131,7 +131,7 @@ const INTERESTING = new Set([
   'script',
   'meta',
   'link',
-  ...RESOURCE_ATTRIBUTES.keys(),
+  ...Object.keys(RESOURCE_ATTRIBUTES),
 ]);
 
 class UrlSet {

@@ -22,77 +22,25 @@ export interface TagRule {
   readonly rawForTokens: boolean;
 }
 
+// prettier-ignore
 const VOID = [
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-  'keygen',
+  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source',
+  'track', 'wbr', 'keygen',
 ];
+// prettier-ignore
 const RAW_TEXT = [
-  'script',
-  'style',
-  'textarea',
-  'title',
-  'xmp',
-  'iframe',
-  'noembed',
-  'noframes',
-  'noscript',
+  'script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript',
   'plaintext',
 ];
+// prettier-ignore
 const HIDDEN_TEXT = [
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'title',
-  'iframe',
-  'noembed',
-  'noframes',
-  'xmp',
+  'script', 'style', 'noscript', 'template', 'title', 'iframe', 'noembed', 'noframes', 'xmp',
 ];
+// prettier-ignore
 const CLOSES_P = [
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'details',
-  'div',
-  'dl',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hgroup',
-  'hr',
-  'main',
-  'menu',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'table',
-  'ul',
+  'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption',
+  'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'main',
+  'menu', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul',
 ];
 const TABLE_SECTIONS: [string[], string[]] = [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']];
 const IMPLIED_END = new Map<string, [string[], string[]]>([

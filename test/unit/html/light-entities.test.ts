@@ -1,4 +1,5 @@
 import { decodeEntities } from '../../../src/html/light-entities';
+import { seededRandom } from './seeded-random';
 
 /** The regex-and-callback decoding the loop replaced: the reference it must equal. */
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
@@ -33,11 +34,7 @@ describe('light tree entity decoding', () => {
   it('matches the pattern on random texts of entity pieces', () => {
     const parts = ['&', '#', 'x', 'X', ';', 'amp', 'AmP', 'nbsp', 'copy', 'a', 'f', 'F', 'g', '1', '9', '0'];
     parts.push('12345678', 'fffffff', 'abcdefghi', ' ', 'é', '&', '&#', '&#x');
-    let seed = 5;
-    const next = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed % n;
-    };
+    const next = seededRandom(5);
     const wrong: string[] = [];
     for (let t = 0; t < 30_000; t++) {
       let text = '';
