@@ -1,4 +1,4 @@
-import { attributesOf, parsePageHtml, TOKEN, type ParsedHtml } from '../html';
+import { attributeOf, parsePageHtml, TOKEN, type ParsedHtml } from '../html';
 import { LinkResolver } from './link-resolver';
 
 /** What the fetcher needs from a page's markup (detection reads the HTML itself). */
@@ -57,40 +57,48 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   let resolver = new LinkResolver(pageUrl);
   const resolve = (value: string | undefined): string | undefined => resolver.resolve(value);
 
-  const onopentag = (name: string, attributes: Record<string, string>): void => {
+  // Attributes are read one by one from the token's raw list, decoded as htmlparser2 decodes them
+  // (no attributes object per tag, no decoding of the attributes nobody reads).
+  const onopentag = (name: string, raw: readonly string[]): void => {
+    const get = (attribute: string): string | undefined => attributeOf(raw, attribute);
     switch (name) {
       case 'base':
         {
-          const base = resolve(attributes.href);
+          const base = resolve(get('href'));
           if (base !== undefined) resolver = new LinkResolver(base);
         }
         return;
       case 'html':
-        htmlLang ??= attributes.lang;
+        htmlLang ??= get('lang');
         return;
       case 'a':
       case 'area':
-        links.add(resolve(attributes.href));
+        links.add(resolve(get('href')));
         return;
       case 'script':
-        scriptSrc.add(resolve(attributes.src));
+        scriptSrc.add(resolve(get('src')));
         return;
-      case 'meta':
-        if (attributes.property?.toLowerCase() === 'og:locale' && attributes.content) {
-          metaLanguages.push(attributes.content);
-        } else if (attributes['http-equiv']?.toLowerCase() === 'content-language' && attributes.content) {
-          metaLanguages.push(...attributes.content.split(','));
+      case 'meta': {
+        const content = get('content');
+        if (get('property')?.toLowerCase() === 'og:locale' && content) {
+          metaLanguages.push(content);
+        } else if (get('http-equiv')?.toLowerCase() === 'content-language' && content) {
+          metaLanguages.push(...content.split(','));
         }
         return;
+      }
     }
-    if (name === 'link' && /(^|\s)stylesheet(\s|$)/i.test(attributes.rel ?? '')) {
-      stylesheets.add(resolve(attributes.href));
+    if (name === 'link' && /(^|\s)stylesheet(\s|$)/i.test(get('rel') ?? '')) {
+      stylesheets.add(resolve(get('href')));
       return;
     }
-    for (const attribute of RESOURCE_ATTRIBUTES[name] ?? []) resources.add(resolve(attributes[attribute]));
-    if (attributes.srcset) {
-      for (const candidate of attributes.srcset.split(','))
-        resources.add(resolve(candidate.trim().split(/\s+/)[0]));
+    for (const attribute of RESOURCE_ATTRIBUTES[name] ?? []) resources.add(resolve(get(attribute)));
+    addSrcset(raw);
+  };
+  const addSrcset = (raw: readonly string[]): void => {
+    const srcset = attributeOf(raw, 'srcset');
+    if (srcset) {
+      for (const candidate of srcset.split(',')) resources.add(resolve(candidate.trim().split(/\s+/)[0]));
     }
   };
 
@@ -98,10 +106,10 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   // </br>) carry no URL.
   const { kinds, names, attrs } = parsed.tokens;
   for (let k = 0; k < kinds.length; k++) {
-    if (kinds[k] === TOKEN.START && INTERESTING.has(names[k]))
-      onopentag(names[k], attributesOf(attrs[k] as string[]));
-    else if (kinds[k] === TOKEN.START && (attrs[k] as string[]).includes('srcset'))
-      onopentag(names[k], attributesOf(attrs[k] as string[]));
+    if (kinds[k] !== TOKEN.START) continue;
+    const raw = attrs[k] as string[];
+    if (INTERESTING.has(names[k])) onopentag(names[k], raw);
+    else addSrcset(raw); // any other tag counts only for a srcset
   }
 
   return {

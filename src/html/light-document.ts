@@ -13,6 +13,12 @@
  * gets what it got from its own parser before.
  */
 
+import { lowerName, nameHashStep } from './known-names';
+import { decodeEntities } from './light-entities';
+import { tagRule, type TagRule } from './tag-rules';
+
+export { decodeEntities };
+
 export interface LightElement {
   readonly tag: string;
   /** Attribute names (lowercased) and values (entities decoded), alternating. First occurrence wins. */
@@ -50,142 +56,18 @@ export interface LightDocument {
 }
 
 export const MAX_DEPTH = 512;
+const P = ['p'];
+const P_BOUNDARIES = ['button', 'table'];
 export const MAX_ELEMENTS = 200_000;
 /** The reference drivers give text patterns the first 25,000 characters of the page text. */
 export const TEXT_LIMIT = 25_000;
 const MAX_INLINE_SCRIPTS = 200;
-
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-  'keygen',
-]);
-const RAW_TEXT = new Set([
-  'script',
-  'style',
-  'textarea',
-  'title',
-  'xmp',
-  'iframe',
-  'noembed',
-  'noframes',
-  'noscript',
-  'plaintext',
-]);
-const HIDDEN_TEXT = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'title',
-  'iframe',
-  'noembed',
-  'noframes',
-  'xmp',
-]);
-const CLOSES_P = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'details',
-  'div',
-  'dl',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hgroup',
-  'hr',
-  'main',
-  'menu',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'table',
-  'ul',
-]);
-/** Start tag → [elements it closes when open, elements that stop the search]. */
-const IMPLIED_END: Record<string, [string[], string[]]> = {
-  li: [['li'], ['ul', 'ol']],
-  dt: [['dt', 'dd'], ['dl']],
-  dd: [['dt', 'dd'], ['dl']],
-  option: [['option'], ['select', 'datalist']],
-  optgroup: [['option', 'optgroup'], ['select']],
-  tr: [
-    ['tr', 'td', 'th'],
-    ['table', 'tbody', 'thead', 'tfoot'],
-  ],
-  td: [
-    ['td', 'th'],
-    ['tr', 'table'],
-  ],
-  th: [
-    ['td', 'th'],
-    ['tr', 'table'],
-  ],
-  tbody: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
-  thead: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
-  tfoot: [['tbody', 'thead', 'tfoot', 'tr', 'td', 'th'], ['table']],
-  a: [['a'], ['table', 'td', 'th', 'button']],
-};
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  hellip: '…',
-  mdash: '—',
-  ndash: '–',
-  laquo: '«',
-  raquo: '»',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  middot: '·',
-  bull: '•',
-};
-const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,8}));?/g;
-
-export function decodeEntities(text: string): string {
-  if (text.indexOf('&') < 0) return text;
-  return text.replace(ENTITY, (whole, dec?: string, hex?: string, name?: string) => {
-    if (name) return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
-    const code = dec ? parseInt(dec, 10) : parseInt(hex as string, 16);
-    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
-      ? String.fromCodePoint(code)
-      : '\ufffd';
-  });
-}
+/**
+ * The whitespace runs that /\s+/ → " " changes: two or more characters, or one that is not a space.
+ * Same text, but the single spaces between words (most runs) are left alone instead of each being
+ * replaced by itself.
+ */
+export const WHITESPACE_TO_COLLAPSE = /\s\s+|[^\S ]/g;
 
 function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
@@ -238,11 +120,6 @@ export interface MarkupTokens {
 
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
 
-/** Elements whose body the light tree keeps as text but htmlparser2 reads as markup. */
-const RAW_FOR_TREE_ONLY = new Set(['iframe', 'noembed', 'noframes', 'noscript', 'plaintext']);
-/** Raw-text elements of htmlparser2's tokenizer, and which of them decode entities. */
-const RAW_FOR_TOKENS = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
-
 export interface ParseOptions {
   /** Also record the markup tokens (default true); detection of a rendered DOM needs the tree only. */
   tokens?: boolean;
@@ -280,11 +157,30 @@ export function readMarkup(
   };
 
   const stack: number[] = [];
+  /** The rules of the elements on the stack, in step with it. */
+  const stackRules: TagRule[] = [];
   const openCount = new Map<string, number>();
   let rootLast = -1;
   let hiddenDepth = 0;
   let foreignDepth = 0;
 
+  /**
+   * Where the first "&" at or after `from` is (html.length when none): remembered from the last
+   * question, so that finding which texts and values hold an entity reads the page once, not each
+   * slice again.
+   */
+  let ampAsked = 0;
+  let ampAt = -1;
+  const ampFrom = (from: number): number => {
+    if (from < ampAsked || ampAt < from) {
+      ampAt = html.indexOf('&', from);
+      if (ampAt < 0) ampAt = html.length;
+    }
+    ampAsked = from;
+    return ampAt;
+  };
+
+  /** A piece of text; `decode` when it holds an "&" (its entities are decoded). */
   const addText = (raw: string, decode: boolean): void => {
     if (!raw || truncated) return;
     const text = decode ? decodeEntities(raw) : raw;
@@ -297,12 +193,13 @@ export function readMarkup(
 
   const pop = (): void => {
     const index = stack.pop() as number;
+    const rule = stackRules.pop() as TagRule;
     const element = elements[index];
     element.end = elements.length - 1;
     element.textEnd = texts.length;
     openCount.set(element.tag, (openCount.get(element.tag) ?? 1) - 1);
-    if (HIDDEN_TEXT.has(element.tag)) hiddenDepth--;
-    if (element.tag === 'svg' || element.tag === 'math') foreignDepth--;
+    if (rule.hidden) hiddenDepth--;
+    if (rule.foreign) foreignDepth--;
   };
 
   const popUntil = (tag: string): void => {
@@ -314,7 +211,7 @@ export function readMarkup(
   };
 
   /** Closes the nearest open element among `targets` unless a `boundary` element is nearer. */
-  const closeOpen = (targets: string[], boundaries: string[]): void => {
+  const closeOpen = (targets: readonly string[], boundaries: readonly string[]): void => {
     if (!targets.some((t) => (openCount.get(t) ?? 0) > 0)) return;
     for (let k = stack.length - 1; k >= 0; k--) {
       const tag = elements[stack[k]].tag;
@@ -326,14 +223,14 @@ export function readMarkup(
     }
   };
 
-  const open = (tag: string, attrs: string[], selfClosing: boolean): void => {
+  const open = (tag: string, rule: TagRule, attrs: string[], selfClosing: boolean): void => {
     if (elements.length >= MAX_ELEMENTS) {
       truncated = true;
       return;
     }
     if (foreignDepth === 0) {
-      if ((openCount.get('p') ?? 0) > 0 && CLOSES_P.has(tag)) closeOpen(['p'], ['button', 'table']);
-      const implied = IMPLIED_END[tag];
+      if (rule.closesP && (openCount.get('p') ?? 0) > 0) closeOpen(P, P_BOUNDARIES);
+      const implied = rule.impliedEnd;
       if (implied) closeOpen(implied[0], implied[1]);
     }
     if (stack.length >= MAX_DEPTH) pop();
@@ -357,11 +254,12 @@ export function readMarkup(
       textEnd: texts.length,
       lastChild: -1,
     });
-    if (VOID.has(tag) || (selfClosing && (foreignDepth > 0 || tag === 'svg' || tag === 'math'))) return;
+    if (rule.isVoid || (selfClosing && (foreignDepth > 0 || rule.foreign))) return;
     stack.push(index);
+    stackRules.push(rule);
     openCount.set(tag, (openCount.get(tag) ?? 0) + 1);
-    if (HIDDEN_TEXT.has(tag)) hiddenDepth++;
-    if (tag === 'svg' || tag === 'math') foreignDepth++;
+    if (rule.hidden) hiddenDepth++;
+    if (rule.foreign) foreignDepth++;
   };
 
   /** An end tag's name as htmlparser2 reads it: from `at` to a space or ">", lowercased. */
@@ -392,11 +290,11 @@ export function readMarkup(
       let lt = html.indexOf('<', i);
       if (lt >= n) lt = -1;
       if (lt < 0) {
-        if (treeText()) addText(html.slice(i, n), true);
+        if (treeText()) addText(html.slice(i, n), ampFrom(i) < n);
         if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
         return;
       }
-      if (lt > i && treeText()) addText(html.slice(i, lt), true);
+      if (lt > i && treeText()) addText(html.slice(i, lt), ampFrom(i) < lt);
       if (lt > textFrom) token(TOKEN.TEXT, '', null, textFrom, lt);
       textFrom = lt;
       const c = lt + 1 < n ? html.charCodeAt(lt + 1) : -1;
@@ -446,14 +344,14 @@ export function readMarkup(
           continue;
         }
         let j = lt + 2;
-        while (
-          j < n &&
-          !isSpace(html.charCodeAt(j)) &&
-          html.charCodeAt(j) !== 62 &&
-          html.charCodeAt(j) !== 47
-        )
+        let hash = 0;
+        while (j < n) {
+          const code = html.charCodeAt(j);
+          if (isSpace(code) || code === 62 || code === 47) break;
+          hash = nameHashStep(hash, code);
           j++;
-        const tag = html.slice(lt + 2, j).toLowerCase();
+        }
+        const tag = lowerName(html, lt + 2, j, hash);
         const close = html.indexOf('>', j);
         if (close < 0 || close >= n) {
           endTagAtEnd(lt + 2);
@@ -477,12 +375,14 @@ export function readMarkup(
 
       // Start tag: name, then attributes until ">"; end of input inside the tag drops it.
       let j = lt + 1;
+      let hash = 0;
       while (j < n) {
         const code = html.charCodeAt(j);
         if (isSpace(code) || code === 62 || code === 47) break;
+        hash = nameHashStep(hash, code);
         j++;
       }
-      const tag = html.slice(lt + 1, j).toLowerCase();
+      const tag = lowerName(html, lt + 1, j, hash);
       const attrs: string[] = [];
       let selfClosing = false;
       // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
@@ -505,15 +405,18 @@ export function readMarkup(
         selfClosing = false;
         slashed = false;
         const nameStart = j;
+        let nameHash = nameHashStep(0, html.charCodeAt(j));
         j++; // a name may start with "="
         while (j < n) {
           const code = html.charCodeAt(j);
           if (isSpace(code) || code === 47 || code === 62 || code === 61) break;
+          nameHash = nameHashStep(nameHash, code);
           j++;
         }
-        const name = html.slice(nameStart, j).toLowerCase();
+        const name = lowerName(html, nameStart, j, nameHash);
         while (j < n && isSpace(html.charCodeAt(j))) j++;
         let value = '';
+        let valueFrom = j;
         if (j < n && html.charCodeAt(j) === 61 /* = */) {
           j++;
           while (j < n && isSpace(html.charCodeAt(j))) j++;
@@ -524,17 +427,18 @@ export function readMarkup(
               textFrom = n;
               break scan;
             }
-            value = html.slice(j + 1, close);
+            valueFrom = j + 1;
+            value = html.slice(valueFrom, close);
             j = close + 1;
           } else {
-            const valueStart = j;
+            valueFrom = j;
             while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
-            value = html.slice(valueStart, j);
+            value = html.slice(valueFrom, j);
           }
         }
         if (attr(attrs, name) === null) {
           attrs.push(name, value);
-          if (!hasEntity && value.indexOf('&') >= 0) hasEntity = true;
+          if (!hasEntity && value !== '' && ampFrom(valueFrom) < valueFrom + value.length) hasEntity = true;
         }
       }
       i = j;
@@ -542,6 +446,7 @@ export function readMarkup(
       // The tokens keep values as written (their readers decode them as htmlparser2 does); the
       // tree decodes them itself, sharing the array when there is nothing to decode.
       token(TOKEN.START, tag, attrs, slashed ? 1 : 0, i);
+      const rule = tagRule(tag);
       let inTree = false;
       if (treeText()) {
         let treeAttrs = attrs;
@@ -549,7 +454,7 @@ export function readMarkup(
           treeAttrs = attrs.slice();
           for (let k = 1; k < treeAttrs.length; k += 2) treeAttrs[k] = decodeEntities(treeAttrs[k]);
         }
-        open(tag, treeAttrs, selfClosing);
+        open(tag, rule, treeAttrs, selfClosing);
         if (truncated) {
           // The element cap ends the tree; the tokens read on (their readers have caps of their own).
           if (!tokens) return;
@@ -565,8 +470,8 @@ export function readMarkup(
       }
 
       // Raw text: the tree's elements (outside svg and math), else htmlparser2's.
-      const treeRaw = inTree && RAW_TEXT.has(tag) && foreignDepth === 0;
-      const tokenRaw = !inTree && RAW_FOR_TOKENS.has(tag);
+      const treeRaw = inTree && rule.rawText && foreignDepth === 0;
+      const tokenRaw = !inTree && rule.rawForTokens;
       if (!treeRaw && !tokenRaw) continue;
       const end = endTagPattern(tag);
       end.lastIndex = i;
@@ -576,7 +481,7 @@ export function readMarkup(
         treeRaw &&
         tokens &&
         bodyEnd < n &&
-        RAW_FOR_TOKENS.has(tag) &&
+        rule.rawForTokens &&
         html.charCodeAt(found!.index + tag.length + 2) === 47
       ) {
         // "</script/": the tree's element ends there, htmlparser2's goes on to "</script>" (or a space).
@@ -591,7 +496,7 @@ export function readMarkup(
       }
       if (treeRaw) {
         const body = html.slice(i, bodyEnd);
-        addText(body, tag === 'textarea' || tag === 'title');
+        addText(body, (tag === 'textarea' || tag === 'title') && ampFrom(i) < bodyEnd);
         if (tag === 'script') {
           const src = attr(elements[elements.length - 1].attrs, 'src');
           if (src !== null) scriptSrc.push(src.trim());
@@ -600,7 +505,7 @@ export function readMarkup(
           styles.push(body);
         }
       }
-      if (RAW_FOR_TREE_ONLY.has(tag)) {
+      if (rule.rawForTreeOnly) {
         // htmlparser2 reads this body as markup: so do the tokens.
         if (tokens) scan(i, bodyEnd, false);
       } else if (bodyEnd > i && i >= skipTokensUntil) {
@@ -632,7 +537,7 @@ export function readMarkup(
   scan(0, html.length, true);
   while (stack.length) pop();
 
-  const text = visible.join(' ').replace(/\s+/g, ' ').trim().slice(0, TEXT_LIMIT);
+  const text = visible.join(' ').replace(WHITESPACE_TO_COLLAPSE, ' ').trim().slice(0, TEXT_LIMIT);
   return {
     light: { elements, texts, scriptSrc, inlineScripts, styles, metas, baseHref, text, truncated },
     tokens,

@@ -77,4 +77,9 @@ describe('extractHtmlFacts', () => {
       'https://www.example.com/three',
     ]);
   });
+
+  it('reads tags named like Object.prototype members as any other tag', () => {
+    const facts = extractHtmlFacts('<constructor srcset="/a.png 2x" class="srcset"><img src="/b.png">', page);
+    expect(facts.resources).toEqual(['https://www.example.com/a.png', 'https://www.example.com/b.png']);
+  });
 });
