@@ -21,8 +21,13 @@ const LONG_BITS = 18;
  */
 const SLOTS_PER_LITERAL_BITS = 5;
 const MIN_BITS = 8;
-/** Literals under 4 characters are few (a few dozen): a table that stays in the L1 cache. */
-const SHORT_BITS = 12;
+/**
+ * Literals under 4 characters are few (a few dozen) but probed with the shortest windows, those the
+ * page text repeats most: about 500 slots per literal keep wrong-slot hits rare, and the table (8 KB
+ * at most) still stays in the L1 cache.
+ */
+const SHORT_BITS = 16;
+const SHORT_SLOTS_PER_LITERAL_BITS = 9;
 /** Characters probed before the hits are compared (the hit buffer holds a batch's worst case). */
 const BATCH = 1024;
 
@@ -78,8 +83,10 @@ export class LiteralScanner {
       }
     });
     this.fold = fold;
-    this.long = fileLiterals(literals, longIds, LONG_BITS);
-    this.short = shortIds.length ? fileLiterals(literals, shortIds, SHORT_BITS) : null;
+    this.long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS);
+    this.short = shortIds.length
+      ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
+      : null;
     this.shortMasks = [...shortLengths].map((length) => 2 ** (8 * length) - 1);
   }
 
@@ -237,10 +244,15 @@ export class LiteralScanner {
  * path, mostly run before the JIT has optimized it: each loop is a function of its own, so that code
  * optimized while in one loop is not thrown away on reaching the next.
  */
-function fileLiterals(literals: readonly string[], ids: readonly number[], maxBits: number): Buckets {
+function fileLiterals(
+  literals: readonly string[],
+  ids: readonly number[],
+  maxBits: number,
+  slotsPerLiteralBits: number,
+): Buckets {
   const hashBits = Math.min(
     maxBits,
-    Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + SLOTS_PER_LITERAL_BITS),
+    Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + slotsPerLiteralBits),
   );
   const shift = 32 - hashBits;
   const frequency = windowFrequencies(literals, ids, shift);
