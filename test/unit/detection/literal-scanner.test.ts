@@ -1,14 +1,11 @@
 import { LiteralScanner } from '../../../src/detection/literal-scanner';
 
-/** A small deterministic generator (mulberry32): the same cases on every run. */
+/** A linear congruential generator (its high bits only are used): the same cases on every run. */
 function generator(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 4294967296;
   };
 }
 
