@@ -21,24 +21,44 @@ const LONG_BITS = 18;
  */
 const SLOTS_PER_LITERAL_BITS = 5;
 const MIN_BITS = 8;
-/** Literals under 4 characters are few (a few dozen): a table that stays in the L1 cache. */
-const SHORT_BITS = 12;
+/**
+ * Literals under 4 characters are few (a few dozen) but probed with the shortest windows, those the
+ * page text repeats most: about 500 slots per literal keep wrong-slot hits rare, and the table (8 KB
+ * at most) still stays in the L1 cache.
+ */
+const SHORT_BITS = 16;
+const SHORT_SLOTS_PER_LITERAL_BITS = 9;
 /** Characters probed before the hits are compared (the hit buffer holds a batch's worst case). */
 const BATCH = 1024;
 
-/** Literals filed by the hash of one window each. */
+/**
+ * Literals filed by the hash of one window each, in a compact layout: checking a hit reads a few
+ * neighbouring words rather than scattered per-slot arrays, the literal list and the strings.
+ */
 interface Buckets {
   readonly shift: number;
-  /** Bit h set when some literal is filed under hash h. */
+  /** Bit h set when some literal is filed under hash h (cleared during a scan once all are found). */
   readonly bits: Int32Array;
   /**
-   * Entries start[h]..stop[h] of `entries` (pairs: literal id, offset where its window ends), valid
-   * where flags[h] is set: filling them takes one pass over the literals, not over the table.
+   * Per 32-bit word of the table, in pairs: the number of occupied slots before the word and the
+   * word's bits as built (never cleared). An occupied slot's rank (its number among the occupied
+   * slots) is the first plus the bits set below it in the second.
    */
-  readonly start: Int32Array;
-  readonly stop: Int32Array;
-  readonly entries: Int32Array;
+  readonly ranks: Int32Array;
+  /** The filed literals of the slot of rank r are at records[slotStart[r]..slotStart[r + 1]). */
+  readonly slotStart: Int32Array;
+  /**
+   * One record per filed literal: its id, the offset where its window ends, its length, its window
+   * packed as the scan packs it (8 bits per character), then its character codes.
+   */
+  readonly records: Int32Array;
 }
+
+const RECORD_ID = 0;
+const RECORD_END = 1;
+const RECORD_LENGTH = 2;
+const RECORD_WINDOW = 3;
+const RECORD_CHARS = 4;
 
 export class LiteralScanner {
   /** Character code → the lowercase code literals use, 0 for a character no literal contains. */
@@ -47,26 +67,11 @@ export class LiteralScanner {
   private readonly short: Buckets | null;
   /** Masks of the short window lengths in use (0xffffff for 3 characters, ...). */
   private readonly shortMasks: number[];
-  /** Probe hits of one batch: position and hash (bitwise not for the short table), in pairs. */
+  /** Probe hits of one batch, in pairs: position (bitwise not for the short table) and window. */
   private readonly hits = new Int32Array(BATCH * 2 * 4);
 
   constructor(readonly literals: readonly string[]) {
-    const fold = new Uint16Array(65536);
-    const alphabet: number[] = [];
-    for (const literal of literals) {
-      for (let i = 0; i < literal.length; i++) {
-        const code = literal.charCodeAt(i);
-        if (fold[code] === 0) {
-          fold[code] = code;
-          alphabet.push(code);
-        }
-      }
-    }
-    // The upper-case form of every alphabet character matches it (literals are lowercase).
-    for (const code of alphabet) {
-      const upper = String.fromCharCode(code).toUpperCase();
-      if (upper.length === 1 && fold[upper.charCodeAt(0)] === 0) fold[upper.charCodeAt(0)] = code;
-    }
+    const fold = foldTable(literals);
     const longIds: number[] = [];
     const shortIds: number[] = [];
     const shortLengths = new Set<number>();
@@ -78,8 +83,10 @@ export class LiteralScanner {
       }
     });
     this.fold = fold;
-    this.long = fileLiterals(literals, longIds, LONG_BITS);
-    this.short = shortIds.length ? fileLiterals(literals, shortIds, SHORT_BITS) : null;
+    this.long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS);
+    this.short = shortIds.length
+      ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
+      : null;
     this.shortMasks = [...shortLengths].map((length) => 2 ** (8 * length) - 1);
   }
 
@@ -131,8 +138,9 @@ export class LiteralScanner {
     // One short length (the usual case) is probed without a loop; no short literals, no probe.
     const masks = short ? shortMasks : [];
     const shortMask = masks.length === 1 ? masks[0] : -1;
-    // The probe loop only notes where a slot is set (position and hash, long and short apart); the
-    // comparisons run per batch, so the loop stays a few instructions per character.
+    // The probe loop only notes where a slot is set (position, bitwise not for the short table, and
+    // the window probed, from which the slot is hashed again); the comparisons run per batch, so the
+    // loop stays a few instructions per character.
     const hits = this.hits;
     let window = 0;
     let count = 0;
@@ -145,35 +153,37 @@ export class LiteralScanner {
         const h = Math.imul(window, HASH) >>> longShift;
         if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
           hits[n++] = i;
-          hits[n++] = h;
+          hits[n++] = window;
         }
         if (shortMask >= 0) {
           const hs = Math.imul(window & shortMask, HASH) >>> shortShift;
           if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
-            hits[n++] = i;
-            hits[n++] = ~hs;
+            hits[n++] = ~i;
+            hits[n++] = window & shortMask;
           }
         } else {
           for (let m = 0; m < masks.length; m++) {
             const hs = Math.imul(window & masks[m], HASH) >>> shortShift;
             if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
-              hits[n++] = i;
-              hits[n++] = ~hs;
+              hits[n++] = ~i;
+              hits[n++] = window & masks[m];
             }
           }
         }
       }
       for (let k = 0; k < n; k += 2) {
-        const h = hits[k + 1];
-        if (h >= 0) {
+        const at = hits[k];
+        const hitWindow = hits[k + 1];
+        if (at >= 0) {
+          const h = Math.imul(hitWindow, HASH) >>> longShift;
           if ((longBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
-          const result = this.verify(long, h, text, hits[k], found, 4);
+          const result = this.verify(long, h, hitWindow, text, at, found);
           count += result >>> 1;
           if ((result & 1) !== 0) this.clear(longBits, h, h);
         } else if (short !== null) {
-          const hs = ~h;
+          const hs = Math.imul(hitWindow, HASH) >>> shortShift;
           if ((shortBits[hs >>> 5] & (1 << (hs & 31))) === 0) continue;
-          const result = this.verify(short, hs, text, hits[k], found, 0);
+          const result = this.verify(short, hs, hitWindow, text, ~at, found);
           count += result >>> 1;
           if ((result & 1) !== 0) this.clear(shortBits, hs, ~hs);
         }
@@ -183,28 +193,43 @@ export class LiteralScanner {
   }
 
   /**
-   * Compares the literals filed under hash h with the text around position i (their window's end):
-   * twice the number of literals newly found, plus 1 when every literal filed there is found.
+   * Compares the literals filed under hash h with the text around position i (where the window
+   * probed ends): twice the number of literals newly found, plus 1 when every literal filed there
+   * is found.
    */
-  private verify(buckets: Buckets, h: number, text: string, i: number, found: Uint8Array, q: number): number {
-    const { fold, literals } = this;
-    const entries = buckets.entries;
+  private verify(
+    buckets: Buckets,
+    h: number,
+    window: number,
+    text: string,
+    i: number,
+    found: Uint8Array,
+  ): number {
+    const { fold } = this;
+    const { ranks, slotStart, records } = buckets;
+    const rank = rankOf(ranks, h);
     let count = 0;
     let pending = false;
-    for (let k = buckets.start[h] * 2, to = buckets.stop[h] * 2; k < to; k += 2) {
-      const id = entries[k];
+    for (let record = slotStart[rank], to = slotStart[rank + 1]; record < to;) {
+      const id = records[record + RECORD_ID];
+      const length = records[record + RECORD_LENGTH];
+      const chars = record + RECORD_CHARS;
+      const anchorEnd = records[record + RECORD_END];
+      const anchorWindow = records[record + RECORD_WINDOW];
+      record = chars + length;
       if (found[id] !== 0) continue;
-      const literal = literals[id];
-      // Short literals share a table whatever their length: the window must be the whole literal.
-      if (q === 0 && entries[k + 1] !== literal.length) {
+      // A window other than the literal's own (a hash collision; in the short table, also the window
+      // of another length, whose own probe compares this literal at the same position) needs no
+      // comparison of the characters.
+      if (window !== anchorWindow) {
         pending = true;
         continue;
       }
-      const start = i + 1 - entries[k + 1];
+      const start = i + 1 - anchorEnd;
       let j = 0;
-      if (start >= 0 && start + literal.length <= text.length)
-        while (j < literal.length && fold[text.charCodeAt(start + j)] === literal.charCodeAt(j)) j++;
-      if (j === literal.length) {
+      if (start >= 0 && start + length <= text.length)
+        while (j < length && fold[text.charCodeAt(start + j)] === records[chars + j]) j++;
+      if (j === length) {
         found[id] = 1;
         count++;
       } else pending = true;
@@ -215,16 +240,35 @@ export class LiteralScanner {
 
 /**
  * Files each literal under the hash of one window (4 characters, or the whole literal when shorter),
- * choosing the window whose hash is rarest among all the literals' windows.
+ * choosing the window whose hash is rarest among all the literals' windows. This is on the start-up
+ * path, mostly run before the JIT has optimized it: each loop is a function of its own, so that code
+ * optimized while in one loop is not thrown away on reaching the next.
  */
-function fileLiterals(literals: readonly string[], ids: readonly number[], maxBits: number): Buckets {
+function fileLiterals(
+  literals: readonly string[],
+  ids: readonly number[],
+  maxBits: number,
+  slotsPerLiteralBits: number,
+): Buckets {
   const hashBits = Math.min(
     maxBits,
-    Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + SLOTS_PER_LITERAL_BITS),
+    Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + slotsPerLiteralBits),
   );
-  const size = 1 << hashBits;
   const shift = 32 - hashBits;
-  const frequency = new Uint16Array(size);
+  const frequency = windowFrequencies(literals, ids, shift);
+  const unsorted = new Int32Array(recordsLength(literals, ids));
+  const anchorHash = new Int32Array(ids.length);
+  writeRecords(literals, ids, frequency, shift, unsorted, anchorHash);
+  const bits = new Int32Array(Math.max(1, (1 << hashBits) >>> 5));
+  for (let n = 0; n < ids.length; n++) bits[anchorHash[n] >>> 5] |= 1 << (anchorHash[n] & 31);
+  const ranks = rankTable(bits);
+  const { slotStart, records } = sortBySlot(unsorted, anchorHash, ranks);
+  return { shift, bits, ranks, slotStart, records };
+}
+
+/** How many of the literals' windows (4 characters, or the whole literal when shorter) hash to h. */
+function windowFrequencies(literals: readonly string[], ids: readonly number[], shift: number): Uint16Array {
+  const frequency = new Uint16Array(2 ** (32 - shift));
   for (const id of ids) {
     const literal = literals[id];
     const q = Math.min(4, literal.length);
@@ -237,50 +281,128 @@ function fileLiterals(literals: readonly string[], ids: readonly number[], maxBi
       if (frequency[h] < 0xffff) frequency[h]++;
     }
   }
-  const anchorHash = new Int32Array(ids.length);
-  const anchorEnd = new Int32Array(ids.length);
-  // stop[] counts each bucket's literals first, then serves as the fill cursor.
-  const start = new Int32Array(size);
-  const stop = new Int32Array(size);
-  for (let n = 0; n < ids.length; n++) {
+  return frequency;
+}
+
+function recordsLength(literals: readonly string[], ids: readonly number[]): number {
+  let length = 0;
+  for (const id of ids) length += RECORD_CHARS + literals[id].length;
+  return length;
+}
+
+/**
+ * Writes each literal's record, in the order of ids, choosing its anchor (the window of rarest
+ * hash) in the same pass over its characters; anchorHash[n] is the hash of ids[n]'s anchor.
+ */
+function writeRecords(
+  literals: readonly string[],
+  ids: readonly number[],
+  frequency: Uint16Array,
+  shift: number,
+  records: Int32Array,
+  anchorHash: Int32Array,
+): void {
+  for (let n = 0, at = 0; n < ids.length; n++) {
     const literal = literals[ids[n]];
     const q = Math.min(4, literal.length);
-    let best = -1;
     let window = 0;
     for (let i = 0; i < literal.length; i++) {
-      window = (window << 8) | (literal.charCodeAt(i) & 0xff);
+      const code = literal.charCodeAt(i);
+      records[at + RECORD_CHARS + i] = code;
+      window = (window << 8) | (code & 0xff);
       if (i + 1 < q) continue;
-      const h = Math.imul(q === 4 ? window : window & windowMask(q), HASH) >>> shift;
-      if (best < 0 || frequency[h] < frequency[anchorHash[n]]) {
-        best = i + 1;
+      const masked = q === 4 ? window : window & windowMask(q);
+      const h = Math.imul(masked, HASH) >>> shift;
+      if (i + 1 === q || frequency[h] < frequency[anchorHash[n]]) {
         anchorHash[n] = h;
+        records[at + RECORD_END] = i + 1;
+        records[at + RECORD_WINDOW] = masked;
       }
     }
-    anchorEnd[n] = best;
-    stop[anchorHash[n]]++;
+    records[at + RECORD_ID] = ids[n];
+    records[at + RECORD_LENGTH] = literal.length;
+    at += RECORD_CHARS + literal.length;
   }
-  const flags = new Uint8Array(size);
-  let next = 0;
-  for (let n = 0; n < ids.length; n++) {
-    const h = anchorHash[n];
-    if (flags[h] !== 0) continue;
-    flags[h] = 1;
-    start[h] = next;
-    next += stop[h];
-    stop[h] = start[h];
+}
+
+/** The rank table of a bit table (see Buckets.ranks). */
+function rankTable(bits: Int32Array): Int32Array {
+  const ranks = new Int32Array(bits.length * 2);
+  for (let w = 0, occupied = 0; w < bits.length; w++) {
+    ranks[w * 2] = occupied;
+    ranks[w * 2 + 1] = bits[w];
+    occupied += bitCount(bits[w]);
   }
-  const bits = new Int32Array(Math.max(1, size >>> 5));
-  for (let h = 0; h < size; h++) if (flags[h] !== 0) bits[h >>> 5] |= 1 << (h & 31);
-  const entries = new Int32Array(ids.length * 2);
-  for (let n = 0; n < ids.length; n++) {
-    const at = stop[anchorHash[n]]++ * 2;
-    entries[at] = ids[n];
-    entries[at + 1] = anchorEnd[n];
+  return ranks;
+}
+
+/** The number of occupied slots before slot h (its rank when occupied). */
+function rankOf(ranks: Int32Array, h: number): number {
+  const word = h >>> 5;
+  return ranks[word * 2] + bitCount(ranks[word * 2 + 1] & ((1 << (h & 31)) - 1));
+}
+
+/**
+ * The records grouped by slot, in the order of ranks (a counting sort, stable: a slot's literals keep
+ * the order of ids).
+ */
+function sortBySlot(
+  unsorted: Int32Array,
+  anchorHash: Int32Array,
+  ranks: Int32Array,
+): { slotStart: Int32Array; records: Int32Array } {
+  const last = ranks.length - 2;
+  const occupied = ranks[last] + bitCount(ranks[last + 1]);
+  // slotStart[r + 1] first counts the record words of slot r; the running sums make them starts.
+  const slotStart = new Int32Array(occupied + 1);
+  const anchorRank = new Int32Array(anchorHash.length);
+  for (let n = 0, at = 0; n < anchorHash.length; n++) {
+    const length = RECORD_CHARS + unsorted[at + RECORD_LENGTH];
+    anchorRank[n] = rankOf(ranks, anchorHash[n]);
+    slotStart[anchorRank[n] + 1] += length;
+    at += length;
   }
-  return { shift, bits, start, stop, entries };
+  for (let r = 0; r < occupied; r++) slotStart[r + 1] += slotStart[r];
+  const cursor = slotStart.slice(0, occupied);
+  const records = new Int32Array(unsorted.length);
+  for (let n = 0, at = 0; n < anchorHash.length; n++) {
+    const length = RECORD_CHARS + unsorted[at + RECORD_LENGTH];
+    records.set(unsorted.subarray(at, at + length), cursor[anchorRank[n]]);
+    cursor[anchorRank[n]] += length;
+    at += length;
+  }
+  return { slotStart, records };
+}
+
+/** Character code → the lowercase code literals use, 0 for a character no literal contains. */
+function foldTable(literals: readonly string[]): Uint16Array {
+  const fold = new Uint16Array(65536);
+  const alphabet: number[] = [];
+  for (const literal of literals) {
+    for (let i = 0; i < literal.length; i++) {
+      const code = literal.charCodeAt(i);
+      if (fold[code] === 0) {
+        fold[code] = code;
+        alphabet.push(code);
+      }
+    }
+  }
+  // The upper-case form of every alphabet character matches it (literals are lowercase).
+  for (const code of alphabet) {
+    const upper = String.fromCharCode(code).toUpperCase();
+    if (upper.length === 1 && fold[upper.charCodeAt(0)] === 0) fold[upper.charCodeAt(0)] = code;
+  }
+  return fold;
 }
 
 /** The bits of the last q characters of a rolling window (8 bits each). */
 function windowMask(q: number): number {
   return q === 1 ? 0xff : q === 2 ? 0xffff : 0xffffff;
+}
+
+/** The number of bits set in a 32-bit word. */
+function bitCount(word: number): number {
+  let x = word - ((word >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }

@@ -1,0 +1,85 @@
+import { LiteralScanner } from '../../../src/detection/literal-scanner';
+
+/** A linear congruential generator (its high bits only are used): the same cases on every run. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 4294967296;
+  };
+}
+
+// Few distinct characters, so windows repeat and collide: ASCII, non-ASCII (whose low 8 bits clash
+// with ASCII ones: U+0161 and 'a'), and an astral character (a surrogate pair).
+const LOWER = ['a', 'b', 'c', '-', '/', '.', 'é', 'š', 'д', '😀'];
+const UPPER: Record<string, string> = { a: 'A', b: 'B', c: 'C', é: 'É', š: 'Š', д: 'Д' };
+/** Characters no literal has. */
+const OTHER = ['x', 'Z', ' ', '<', 'ā'];
+const BATCH = 1024;
+
+function randomLiteral(random: () => number, length: number): string {
+  let literal = '';
+  while (literal.length < length) literal += LOWER[Math.floor(random() * LOWER.length)];
+  return literal;
+}
+
+function inRandomCase(random: () => number, text: string): string {
+  return [...text].map((c) => (UPPER[c] !== undefined && random() < 0.5 ? UPPER[c] : c)).join('');
+}
+
+function randomText(random: () => number, literals: readonly string[], length: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  while (size < length) {
+    const pick = random();
+    let part: string;
+    if (pick < 0.15) part = inRandomCase(random, literals[Math.floor(random() * literals.length)]);
+    else if (pick < 0.55) part = inRandomCase(random, LOWER[Math.floor(random() * LOWER.length)]);
+    else if (pick < 0.6) {
+      // A literal placed across a batch boundary.
+      const literal = literals[Math.floor(random() * literals.length)];
+      const boundary = (Math.floor(size / BATCH) + 1) * BATCH;
+      const pad = Math.max(0, boundary - size - Math.floor(random() * literal.length));
+      part = 'x'.repeat(pad) + inRandomCase(random, literal);
+    } else part = OTHER[Math.floor(random() * OTHER.length)];
+    parts.push(part);
+    size += part.length;
+  }
+  return parts.join('');
+}
+
+describe('literal scanner against a reference', () => {
+  it('finds exactly the literals a lowercase search finds, on random texts and literal sets', () => {
+    const random = generator(35);
+    for (let round = 0; round < 40; round++) {
+      const count = 1 + Math.floor(random() * (round % 4 === 0 ? 400 : 40));
+      // Mostly long literals, some short ones of one to three lengths.
+      const shortLengths = [1, 2, 3].filter(() => random() < 0.4);
+      const literals = [
+        ...new Set(
+          Array.from({ length: count }, () =>
+            random() < 0.2 && shortLengths.length > 0
+              ? randomLiteral(random, shortLengths[Math.floor(random() * shortLengths.length)])
+              : randomLiteral(random, 4 + Math.floor(random() * 9)),
+          ),
+        ),
+      ];
+      const scanner = new LiteralScanner(literals);
+      const found = new Uint8Array(literals.length);
+      const expected = new Uint8Array(literals.length);
+      for (let t = 0; t < 3; t++) {
+        const text = randomText(random, literals, Math.floor(random() * 3 * BATCH));
+        const lower = text.toLowerCase();
+        let fresh = 0;
+        literals.forEach((literal, id) => {
+          if (expected[id] === 0 && lower.includes(literal)) {
+            expected[id] = 1;
+            fresh++;
+          }
+        });
+        expect(scanner.scan(text, found)).toBe(fresh);
+        expect([...found]).toEqual([...expected]);
+      }
+    }
+  });
+});
