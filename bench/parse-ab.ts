@@ -16,8 +16,8 @@
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Tokenizer } from 'htmlparser2';
 
+import { bareTokenize, cpu, headerLists } from './parse-cost';
 import { loadParsePages } from './parse/corpus-pages';
 
 type Headers = Record<string, string[]>;
@@ -64,32 +64,6 @@ function loadBuild(name: string, root: string): Build {
   };
 }
 
-const NOOP = () => {};
-const NOOP_TOKENIZER_CALLBACKS = {
-  onattribdata: NOOP,
-  onattribentity: NOOP,
-  onattribend: NOOP,
-  onattribname: NOOP,
-  oncdata: NOOP,
-  onclosetag: NOOP,
-  oncomment: NOOP,
-  ondeclaration: NOOP,
-  onend: NOOP,
-  onopentagend: NOOP,
-  onopentagname: NOOP,
-  onprocessinginstruction: NOOP,
-  onselfclosingtag: NOOP,
-  ontext: NOOP,
-  ontextentity: NOOP,
-};
-
-function cpu(run: () => void): number {
-  const start = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
-
 type Totals = { parse: number; detect: number; enrich: number };
 
 function runStages(build: Build, page: Page, totals: Totals | null): void {
@@ -109,12 +83,11 @@ function main(): void {
   const other = resolve(process.env.PARSE_AB_OTHER ?? here);
   const rounds = Math.max(1, Number(process.env.PARSE_AB_ROUNDS ?? 6));
   const builds = [loadBuild(`A ${here}`, here), loadBuild(`B ${other}`, other)];
-  const pages: Page[] = loadParsePages().map((page) => {
-    const headers: Headers = {};
-    for (const [name, value] of Object.entries(page.headers ?? {}))
-      headers[name.toLowerCase()] = Array.isArray(value) ? value : [value];
-    return { url: page.url, html: page.html, headers };
-  });
+  const pages: Page[] = loadParsePages().map((page) => ({
+    url: page.url,
+    html: page.html,
+    headers: headerLists(page.headers),
+  }));
   console.log(
     `load average at start: ${loadavg()
       .map((n) => n.toFixed(2))
@@ -125,11 +98,7 @@ function main(): void {
   let tokenizer = 0;
   for (let round = 0; round < rounds; round++) {
     for (const page of pages) {
-      tokenizer += cpu(() => {
-        const bare = new Tokenizer({ decodeEntities: true }, NOOP_TOKENIZER_CALLBACKS);
-        bare.write(page.html);
-        bare.end();
-      });
+      tokenizer += cpu(() => bareTokenize(page.html));
       for (let k = 0; k < builds.length; k++) {
         const which = (k + round) % builds.length;
         runStages(builds[which], page, totals[which]);

@@ -66,13 +66,14 @@ const NOOP_TOKENIZER_CALLBACKS = {
   ontextentity() {},
 };
 
-function bareTokenize(html: string): void {
+/** One bare htmlparser2 tokenizer pass (no-op callbacks, entities decoded): the ratio's unit. */
+export function bareTokenize(html: string): void {
   const tokenizer = new Tokenizer({ decodeEntities: true }, NOOP_TOKENIZER_CALLBACKS);
   tokenizer.write(html);
   tokenizer.end();
 }
 
-function headerLists(headers: ParsePage['headers']): Record<string, string[]> {
+export function headerLists(headers: ParsePage['headers']): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(headers ?? {}))
     out[name.toLowerCase()] = Array.isArray(value) ? value : [value];
@@ -80,7 +81,7 @@ function headerLists(headers: ParsePage['headers']): Record<string, string[]> {
 }
 
 /** CPU ms of one call. */
-function cpu(run: () => unknown): number {
+export function cpu(run: () => unknown): number {
   const start = process.cpuUsage();
   run();
   const used = process.cpuUsage(start);
