@@ -35,6 +35,7 @@ const SHORT_BITS = 16;
 const SHORT_SLOTS_PER_LITERAL_BITS = 9;
 /** Characters probed before the hits are compared (the hit buffer holds a batch's worst case). */
 const BATCH = 1024;
+const NO_MASKS = new Int32Array(0);
 
 /**
  * Literals filed by the hash of one window each, in a compact layout: checking a hit reads a few
@@ -71,9 +72,11 @@ export class LiteralScanner {
   private readonly long: Buckets;
   private readonly short: Buckets | null;
   /** Masks of the short window lengths in use (0xffffff for 3 characters, ...). */
-  private readonly shortMasks: number[];
+  private readonly shortMasks: Int32Array;
   /** Probe hits of one batch, in pairs: position (bitwise not for the short table) and window. */
   private readonly hits = new Int32Array(BATCH * 2 * 4);
+  /** The rolling window carried from one batch to the next. */
+  private readonly state = new Int32Array(1);
 
   constructor(readonly literals: readonly string[]) {
     const fold = foldTable(literals);
@@ -92,7 +95,7 @@ export class LiteralScanner {
     this.short = shortIds.length
       ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
       : null;
-    this.shortMasks = [...shortLengths].map((length) => 2 ** (8 * length) - 1);
+    this.shortMasks = Int32Array.from(shortLengths, (length) => windowMask(length));
   }
 
   /** Sets found[id] = 1 for every literal that occurs in text; returns how many new ones it found. */
@@ -141,41 +144,45 @@ export class LiteralScanner {
     const shortBits = short ? short.bits : longBits;
     const shortShift = short ? short.shift : longShift;
     // One short length (the usual case) is probed without a loop; no short literals, no probe.
-    const masks = short ? shortMasks : [];
+    const masks = short ? shortMasks : NO_MASKS;
     const shortMask = masks.length === 1 ? masks[0] : -1;
     // The probe loop only notes where a slot is set (position, bitwise not for the short table, and
     // the window probed, from which the slot is hashed again); the comparisons run per batch, so the
     // loop stays a few instructions per character.
     const hits = this.hits;
-    let window = 0;
+    const state = this.state;
+    state[0] = 0;
     let count = 0;
     for (let from = 0; from < text.length; from += BATCH) {
       const to = Math.min(text.length, from + BATCH);
-      let n = 0;
-      for (let i = from; i < to; i++) {
-        // The last four folded characters, 8 bits each (collisions only cost a comparison).
-        window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
-        const h = imul(window, HASH) >>> longShift;
-        if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
-          hits[n++] = i;
-          hits[n++] = window;
-        }
-        if (shortMask >= 0) {
-          const hs = imul(window & shortMask, HASH) >>> shortShift;
-          if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
-            hits[n++] = ~i;
-            hits[n++] = window & shortMask;
-          }
-        } else {
-          for (let m = 0; m < masks.length; m++) {
-            const hs = imul(window & masks[m], HASH) >>> shortShift;
-            if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
-              hits[n++] = ~i;
-              hits[n++] = window & masks[m];
-            }
-          }
-        }
-      }
+      const n =
+        shortMask >= 0
+          ? probeOneShort(
+              text,
+              from,
+              to,
+              fold,
+              longBits,
+              longShift,
+              shortBits,
+              shortShift,
+              shortMask,
+              hits,
+              state,
+            )
+          : probeManyShort(
+              text,
+              from,
+              to,
+              fold,
+              longBits,
+              longShift,
+              shortBits,
+              shortShift,
+              masks,
+              hits,
+              state,
+            );
       for (let k = 0; k < n; k += 2) {
         const at = hits[k];
         const hitWindow = hits[k + 1];
@@ -241,6 +248,80 @@ export class LiteralScanner {
     }
     return count * 2 + (pending ? 0 : 1);
   }
+}
+
+/**
+ * Probes the characters [from, to) of text (the window rolling on from state[0]) and notes the hits in
+ * pairs (position, window; the position bitwise not for the short table), returning their number.
+ * Module-level functions of typed arrays and integers only: the loop's optimized code does not depend
+ * on which scanner (and so which feedback) reached it first.
+ */
+function probeOneShort(
+  text: string,
+  from: number,
+  to: number,
+  fold: Uint16Array,
+  longBits: Int32Array,
+  longShift: number,
+  shortBits: Int32Array,
+  shortShift: number,
+  shortMask: number,
+  hits: Int32Array,
+  state: Int32Array,
+): number {
+  let window = state[0];
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    // The last four folded characters, 8 bits each (collisions only cost a comparison).
+    window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
+    const h = imul(window, HASH) >>> longShift;
+    if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
+      hits[n++] = i;
+      hits[n++] = window;
+    }
+    const hs = imul(window & shortMask, HASH) >>> shortShift;
+    if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
+      hits[n++] = ~i;
+      hits[n++] = window & shortMask;
+    }
+  }
+  state[0] = window;
+  return n;
+}
+
+/** probeOneShort for any number of short window lengths (none included). */
+function probeManyShort(
+  text: string,
+  from: number,
+  to: number,
+  fold: Uint16Array,
+  longBits: Int32Array,
+  longShift: number,
+  shortBits: Int32Array,
+  shortShift: number,
+  masks: Int32Array,
+  hits: Int32Array,
+  state: Int32Array,
+): number {
+  let window = state[0];
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
+    const h = imul(window, HASH) >>> longShift;
+    if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
+      hits[n++] = i;
+      hits[n++] = window;
+    }
+    for (let m = 0; m < masks.length; m++) {
+      const hs = imul(window & masks[m], HASH) >>> shortShift;
+      if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
+        hits[n++] = ~i;
+        hits[n++] = window & masks[m];
+      }
+    }
+  }
+  state[0] = window;
+  return n;
 }
 
 /**
