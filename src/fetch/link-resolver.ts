@@ -53,7 +53,7 @@ export class LinkResolver {
     const first = target.charCodeAt(0);
     if (first === 47 /* / */) {
       if (target.charCodeAt(1) === 47)
-        return this.absolute(this.scheme + target, 2) ?? this.parsed(trimmed, hash >= 0);
+        return this.absolute(this.scheme + target, this.scheme.length + 2) ?? this.parsed(trimmed, hash >= 0);
       if (AS_WRITTEN.test(target) && !DOT_SEGMENT.test(target)) return this.root + target;
     } else if (target === '') {
       // A fragment alone: the base less its fragment (and less an empty query, as the parser does).

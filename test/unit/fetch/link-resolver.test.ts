@@ -34,6 +34,8 @@ describe('LinkResolver', () => {
     expect(resolver.resolve('?page=2')).toBe('https://shop.example/en/list.html?page=2');
     expect(resolver.resolve('#reviews')).toBe('https://shop.example/en/list.html?page=1');
     expect(resolver.resolve('//cdn.example')).toBe('https://cdn.example/');
+    expect(resolver.resolve('//cdn.example/js/a.js?v=2&w=3#f')).toBe('https://cdn.example/js/a.js?v=2&w=3');
+    expect(new LinkResolver('http://h.example/').resolve('//cdn.example/x?y')).toBe('http://cdn.example/x?y');
     expect(resolver.resolve('http://other.example?q')).toBe('http://other.example/?q');
     expect(resolver.resolve('../up/./x')).toBe('https://shop.example/up/x');
     expect(resolver.resolve('HTTPS://A.Example:443/%7e')).toBe('https://a.example/%7e');
