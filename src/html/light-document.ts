@@ -77,6 +77,22 @@ function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }
 
+/**
+ * The attributes of the start tag being read, names and values alternating: gathered here and copied
+ * once into an array of their own size (an array grown by push from empty reserves room for 17
+ * entries, and the tree and the tokens keep it). Only one tag is read at a time.
+ */
+const ATTRIBUTES: string[] = [];
+
+function hasAttribute(count: number, name: string): boolean {
+  for (let k = 0; k < count; k += 2) if (ATTRIBUTES[k] === name) return true;
+  return false;
+}
+
+function takeAttributes(count: number): string[] {
+  return count === 0 ? [] : ATTRIBUTES.slice(0, count);
+}
+
 const tokenRawTextEnd = new Map<string, RegExp>();
 /** htmlparser2 ends a raw-text element at its end tag followed by a space or ">" (not "/"). */
 function tokenEndTagPattern(tag: string): RegExp {
@@ -383,7 +399,7 @@ export function readMarkup(
         j++;
       }
       const tag = lowerName(html, lt + 1, j, hash);
-      const attrs: string[] = [];
+      let attrCount = 0;
       let selfClosing = false;
       // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
       let slashed = false;
@@ -436,11 +452,13 @@ export function readMarkup(
             value = html.slice(valueFrom, j);
           }
         }
-        if (attr(attrs, name) === null) {
-          attrs.push(name, value);
+        if (!hasAttribute(attrCount, name)) {
+          ATTRIBUTES[attrCount++] = name;
+          ATTRIBUTES[attrCount++] = value;
           if (!hasEntity && value !== '' && ampFrom(valueFrom) < valueFrom + value.length) hasEntity = true;
         }
       }
+      const attrs = takeAttributes(attrCount);
       i = j;
       textFrom = i;
       // The tokens keep values as written (their readers decode them as htmlparser2 does); the
@@ -536,6 +554,7 @@ export function readMarkup(
 
   scan(0, html.length, true);
   while (stack.length) pop();
+  ATTRIBUTES.length = 0; // its strings may hold the page
 
   const text = visible.join(' ').replace(WHITESPACE_TO_COLLAPSE, ' ').trim().slice(0, TEXT_LIMIT);
   return {
