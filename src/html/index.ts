@@ -1,17 +1,27 @@
-export {
-  decodeEntities,
-  getAttribute,
-  MAX_DEPTH,
-  MAX_ELEMENTS,
-  parseHtml,
-  TEXT_LIMIT,
-  textContent,
-  TOKEN,
-  type LightDocument,
-  type LightElement,
-  type MarkupTokens,
-  type MetaTag,
-} from './light-document';
-export { attributeOf, attributesOf, decodedTextPieces } from './markup-entities';
-export { IMPLIED, MarkupWalk } from './markup-walk';
-export { parsedFor, parsePageHtml, type ParsedHtml } from './parsed-html';
+import * as lightDocument from './light-document';
+import * as markupEntities from './markup-entities';
+import * as markupWalk from './markup-walk';
+import * as parsedHtml from './parsed-html';
+
+/*
+ * The functions and constants are copied into this module's own exports rather than re-exported:
+ * a re-export compiles to a getter, called on every use by the readers that import from here
+ * (selector matching, the page document, the fetcher's facts), often in their hot loops.
+ */
+export const decodeEntities = lightDocument.decodeEntities;
+export const getAttribute = lightDocument.getAttribute;
+export const MAX_DEPTH = lightDocument.MAX_DEPTH;
+export const MAX_ELEMENTS = lightDocument.MAX_ELEMENTS;
+export const parseHtml = lightDocument.parseHtml;
+export const TEXT_LIMIT = lightDocument.TEXT_LIMIT;
+export const textContent = lightDocument.textContent;
+export const TOKEN = lightDocument.TOKEN;
+export type { LightDocument, LightElement, MarkupTokens, MetaTag } from './light-document';
+export const attributeOf = markupEntities.attributeOf;
+export const attributesOf = markupEntities.attributesOf;
+export const decodedTextPieces = markupEntities.decodedTextPieces;
+export const IMPLIED = markupWalk.IMPLIED;
+export { MarkupWalk } from './markup-walk';
+export const parsedFor = parsedHtml.parsedFor;
+export const parsePageHtml = parsedHtml.parsePageHtml;
+export type { ParsedHtml } from './parsed-html';
