@@ -482,6 +482,8 @@ function literalsOf(node: Node): string[] | null {
 
 /** Further required sets kept per pattern (each is one more lookup where the best set is found). */
 const MAX_FURTHER = 4;
+/** Unions an alternation may yield (one required set chosen per alternative): beyond, none. */
+const MAX_UNIONS = 64;
 
 /**
  * The other sets of strings every match must contain one of (each string three characters or
@@ -511,8 +513,10 @@ function furtherLiterals(root: Node, best: string[]): string[][] {
         visit(node.body);
         return;
       case 'alt':
-        // Only what every alternative requires is required; analyse gives that set.
+        // Only what every alternative requires is required: analyse gives the union of each one's
+        // best set, and any other set of each alternative serves as well in such a union.
         add(literalsOf(node));
+        for (const union of alternationUnions(node)) add(union);
         return;
       case 'seq': {
         // Each maximal run of exactly known text is required, and so is what each other item requires.
@@ -536,7 +540,50 @@ function furtherLiterals(root: Node, best: string[]): string[][] {
     }
   };
   visit(root);
-  return found.sort((a, b) => score(b) - score(a)).slice(0, MAX_FURTHER);
+  // A set that one already kept implies (each string of the kept set contains one of it) rules out
+  // no page the kept one lets through: it would only take the place of a set that might.
+  const kept: string[][] = [best];
+  for (const set of found.sort((a, b) => score(b) - score(a)))
+    if (!kept.some((strong) => implies(strong, set))) kept.push(set);
+  return kept.slice(1, 1 + MAX_FURTHER);
+}
+
+/** Whether a text holding one string of `strong` always holds one of `weak`. */
+function implies(strong: readonly string[], weak: readonly string[]): boolean {
+  return strong.length > 0 && strong.every((s) => weak.some((w) => s.includes(w)));
+}
+
+/**
+ * The sets an alternation requires beyond the union of its alternatives' best sets: a text the
+ * alternation matches holds what one alternative requires, so the union of one required set per
+ * alternative, whichever each is, is required. `(/.*onsen.*min\.js|.*angular-onsenui\.min\.js)`
+ * requires "onsen" as well as one of "min.js" and "angular-onsenui.min.js" (a string that contains
+ * another of its union is dropped: the other occurs wherever it does).
+ */
+function alternationUnions(node: Node & { t: 'alt' }): string[][] {
+  const choices: string[][][] = [];
+  let count = 1;
+  for (const alt of node.alts) {
+    const best = literalsOf(alt);
+    const sets = best ? [best, ...furtherLiterals(alt, best)] : furtherLiterals(alt, []);
+    if (sets.length === 0) return [];
+    count *= sets.length;
+    if (count > MAX_UNIONS) return [];
+    choices.push(sets);
+  }
+  let unions: string[][] = [[]];
+  for (const sets of choices) {
+    const next: string[][] = [];
+    for (const union of unions) for (const set of sets) next.push([...union, ...set]);
+    unions = next;
+  }
+  return unions.map(withoutContaining);
+}
+
+/** The distinct strings of a set but those containing another of them (which add nothing to it). */
+function withoutContaining(set: readonly string[]): string[] {
+  const distinct = [...new Set(set)];
+  return distinct.filter((s) => !distinct.some((other) => other !== s && s.includes(other)));
 }
 
 function setKey(set: readonly string[]): string {

@@ -50,6 +50,47 @@ describe('further required literals', () => {
     expect(alsoRequired).toEqual(further);
   });
 
+  it.each([
+    // Each alternative requires one string of a union: "onsen" (the first) or the second whole,
+    // which holds "onsen" too.
+    ['(/.*onsen.*min\\.js|.*angular-onsenui\\.min\\.js)', ['min.js', 'angular-onsenui.min.js'], [['onsen']]],
+    [
+      '(?:<a[^>]+Powered by Reddit|powered by <a[^>]+>reddit<)',
+      ['powered by reddit', 'powered by <a'],
+      [['powered by reddit', '>reddit<']],
+    ],
+    [
+      '<[^>]+/(?:sys_master|hybr|_ui/(?:.*responsive/)?(?:desktop|common))/',
+      ['sys_master', 'hybr', 'desktop', 'common'],
+      [['sys_master', 'hybr', '_ui/']],
+    ],
+    // An alternative with nothing of three characters required leaves no union.
+    ['x{2,}(?:abcd.*efgh|ij)qrs', ['qrs'], []],
+  ])('%s, an alternation, needs one of %j and one of each of %j', (source, literals, further) => {
+    const { literals: best, alsoRequired } = analyseSource(source);
+    expect(best).toEqual(literals);
+    expect(alsoRequired).toEqual(further);
+  });
+
+  it('drops a further set that a kept one implies', () => {
+    // The union of "//www.fortune3.com/" and "fortune3.com" is "fortune3.com", which implies the
+    // union of "siterate/rate.css" and "fortune3.com".
+    const { alsoRequired } = analyseSource(
+      '(?:<link [^>]*href="[^/]*//www\\.fortune3\\.com/[^"]*siterate/rate\\.css|Powered by <a [^>]*href="[^"]+fortune3\\.com)',
+    );
+    expect(alsoRequired).toContainEqual(['fortune3.com']);
+    expect(alsoRequired).not.toContainEqual(['siterate/rate.css', 'fortune3.com']);
+  });
+
+  it('keeps an alternation out of the candidates without its union on the page', () => {
+    const set = new PatternSet([
+      { tech: 0, pattern: compilePattern('(/.*onsen.*min\\.js|.*angular-onsenui\\.min\\.js)') },
+    ]);
+    expect(set.candidates(['/js/app.min.js'])).toEqual([]);
+    expect(set.candidates(['/js/app.min.js', '/lib/onsenui.js'])).toEqual([0]);
+    expect(set.candidates(['/lib/angular-onsenui.min.js'])).toEqual([0]);
+  });
+
   it('keeps a pattern out of the candidates unless each required set has a literal on the page', () => {
     const set = new PatternSet([{ tech: 0, pattern: compilePattern('<div class="[^"]*aem-Grid') }]);
     expect(set.candidates(['<div class="x">'])).toEqual([]);
