@@ -520,18 +520,22 @@ function furtherLiterals(root: Node, best: string[]): string[][] {
         return;
       case 'seq': {
         // Each maximal run of exactly known text is required, and so is what each other item requires.
+        // A run too short to look for, followed by what can only start with a few characters, is
+        // required with one of them after it: `p5(?:\.min)?\.js` needs "p5.".
         let current: string[] = [''];
-        for (const item of node.items) {
+        node.items.forEach((item, index) => {
           const joined =
             item.t === 'char' ? current.map((s) => s + item.c) : appendExact(current, analyse(item).exact);
           if (joined) {
             current = joined;
-            continue;
+            return;
           }
           add(current);
+          if (current.some((s) => s.length < MIN_LITERAL))
+            add(appendExact(current, startOf(node.items.slice(index))));
           current = [''];
           visit(item);
-        }
+        });
         add(current);
         return;
       }
@@ -551,6 +555,72 @@ function furtherLiterals(root: Node, best: string[]): string[][] {
 /** Whether a text holding one string of `strong` always holds one of `weak`. */
 function implies(strong: readonly string[], weak: readonly string[]): boolean {
   return strong.length > 0 && strong.every((s) => weak.some((w) => s.includes(w)));
+}
+
+/**
+ * The characters (lowercased ASCII) one of which starts every match of the items in sequence; null
+ * when unknown, when they can match the empty string or when there are more than four.
+ */
+function startOf(items: readonly Node[]): string[] | null {
+  const start = startOfItems(items);
+  return start && !start.empty && start.chars.length <= MAX_START ? start.chars : null;
+}
+
+const MAX_START = 4;
+
+interface Start {
+  /** The characters a non-empty match may start with (lowercased ASCII). */
+  chars: string[];
+  /** Whether the node can match the empty string (what follows it may then start the match). */
+  empty: boolean;
+}
+
+function startOfItems(items: readonly Node[]): Start | null {
+  const chars: string[] = [];
+  for (const item of items) {
+    const start = startOfNode(item);
+    if (!start) return null;
+    for (const c of start.chars) if (!chars.includes(c)) chars.push(c);
+    if (!start.empty) return { chars, empty: false };
+  }
+  return { chars, empty: true };
+}
+
+function startOfNode(node: Node): Start | null {
+  switch (node.t) {
+    case 'char':
+      return isAsciiChar(node.c) ? { chars: [node.c[0]], empty: false } : null;
+    case 'set':
+      return node.chars && node.chars.every(isAsciiChar) ? { chars: node.chars, empty: false } : null;
+    case 'assert':
+      return { chars: [], empty: true };
+    case 'backref':
+      return null;
+    case 'group':
+      return node.zeroWidth ? { chars: [], empty: true } : startOfNode(node.body);
+    case 'rep': {
+      const start = startOfNode(node.body);
+      return start && { chars: start.chars, empty: start.empty || node.min === 0 };
+    }
+    case 'alt': {
+      const chars: string[] = [];
+      let empty = false;
+      for (const alt of node.alts) {
+        const start = startOfNode(alt);
+        if (!start) return null;
+        for (const c of start.chars) if (!chars.includes(c)) chars.push(c);
+        empty ||= start.empty;
+      }
+      return { chars, empty };
+    }
+    case 'seq':
+      return startOfItems(node.items);
+  }
+}
+
+/** Whether a (lowercased) text starts with an ASCII character: one the scan folds as the regex does. */
+function isAsciiChar(text: string): boolean {
+  return text.length > 0 && text.charCodeAt(0) < 128;
 }
 
 /**
