@@ -140,6 +140,13 @@ export function fixedPattern(source: string, regex: RegExp, literals: string[] |
   return new CompiledPattern(source, '', regex, '', 100, literals, []);
 }
 
+/** `\N?a:b` for each group number N, built once (a match of a versioned pattern reads them all). */
+const TERNARIES: RegExp[] = [];
+
+function ternaryOf(index: number): RegExp {
+  return (TERNARIES[index] ??= new RegExp(`\\\\${index}\\?([^:]+):(.*)$`));
+}
+
 /**
  * The version a match yields: `\N` replaced by group N, `\N?a:b` by a or b depending on whether group N
  * matched. As in the reference engine, groups longer than 10 characters are ignored and one left-over
@@ -151,7 +158,7 @@ export function resolveVersion(template: string, match: RegExpExecArray): string
   for (let index = 0; index < match.length; index++) {
     const group = match[index];
     if (group !== undefined && group.length > 10) continue;
-    const ternary = new RegExp(`\\\\${index}\\?([^:]+):(.*)$`).exec(resolved);
+    const ternary = ternaryOf(index).exec(resolved);
     if (ternary) resolved = resolved.replace(ternary[0], group ? ternary[1] : ternary[2]);
     resolved = resolved
       .trim()

@@ -482,6 +482,8 @@ function literalsOf(node: Node): string[] | null {
 
 /** Further required sets kept per pattern (each is one more lookup where the best set is found). */
 const MAX_FURTHER = 4;
+/** Unions an alternation may yield (one required set chosen per alternative): beyond, none. */
+const MAX_UNIONS = 64;
 
 /**
  * The other sets of strings every match must contain one of (each string three characters or
@@ -511,23 +513,29 @@ function furtherLiterals(root: Node, best: string[]): string[][] {
         visit(node.body);
         return;
       case 'alt':
-        // Only what every alternative requires is required; analyse gives that set.
+        // Only what every alternative requires is required: analyse gives the union of each one's
+        // best set, and any other set of each alternative serves as well in such a union.
         add(literalsOf(node));
+        for (const union of alternationUnions(node)) add(union);
         return;
       case 'seq': {
         // Each maximal run of exactly known text is required, and so is what each other item requires.
+        // A run too short to look for, followed by what can only start with a few characters, is
+        // required with one of them after it: `p5(?:\.min)?\.js` needs "p5.".
         let current: string[] = [''];
-        for (const item of node.items) {
+        node.items.forEach((item, index) => {
           const joined =
             item.t === 'char' ? current.map((s) => s + item.c) : appendExact(current, analyse(item).exact);
           if (joined) {
             current = joined;
-            continue;
+            return;
           }
           add(current);
+          if (current.some((s) => s.length < MIN_LITERAL))
+            add(appendExact(current, startOf(node.items.slice(index))));
           current = [''];
           visit(item);
-        }
+        });
         add(current);
         return;
       }
@@ -536,7 +544,116 @@ function furtherLiterals(root: Node, best: string[]): string[][] {
     }
   };
   visit(root);
-  return found.sort((a, b) => score(b) - score(a)).slice(0, MAX_FURTHER);
+  // A set that one already kept implies (each string of the kept set contains one of it) rules out
+  // no page the kept one lets through: it would only take the place of a set that might.
+  const kept: string[][] = [best];
+  for (const set of found.sort((a, b) => score(b) - score(a)))
+    if (!kept.some((strong) => implies(strong, set))) kept.push(set);
+  return kept.slice(1, 1 + MAX_FURTHER);
+}
+
+/** Whether a text holding one string of `strong` always holds one of `weak`. */
+function implies(strong: readonly string[], weak: readonly string[]): boolean {
+  return strong.length > 0 && strong.every((s) => weak.some((w) => s.includes(w)));
+}
+
+/**
+ * The characters (lowercased ASCII) one of which starts every match of the items in sequence; null
+ * when unknown, when they can match the empty string or when there are more than four.
+ */
+function startOf(items: readonly Node[]): string[] | null {
+  const start = startOfItems(items);
+  return start && !start.empty && start.chars.length <= MAX_START ? start.chars : null;
+}
+
+const MAX_START = 4;
+
+interface Start {
+  /** The characters a non-empty match may start with (lowercased ASCII). */
+  chars: string[];
+  /** Whether the node can match the empty string (what follows it may then start the match). */
+  empty: boolean;
+}
+
+function startOfItems(items: readonly Node[]): Start | null {
+  const chars: string[] = [];
+  for (const item of items) {
+    const start = startOfNode(item);
+    if (!start) return null;
+    for (const c of start.chars) if (!chars.includes(c)) chars.push(c);
+    if (!start.empty) return { chars, empty: false };
+  }
+  return { chars, empty: true };
+}
+
+function startOfNode(node: Node): Start | null {
+  switch (node.t) {
+    case 'char':
+      return isAsciiChar(node.c) ? { chars: [node.c[0]], empty: false } : null;
+    case 'set':
+      return node.chars && node.chars.every(isAsciiChar) ? { chars: node.chars, empty: false } : null;
+    case 'assert':
+      return { chars: [], empty: true };
+    case 'backref':
+      return null;
+    case 'group':
+      return node.zeroWidth ? { chars: [], empty: true } : startOfNode(node.body);
+    case 'rep': {
+      const start = startOfNode(node.body);
+      return start && { chars: start.chars, empty: start.empty || node.min === 0 };
+    }
+    case 'alt': {
+      const chars: string[] = [];
+      let empty = false;
+      for (const alt of node.alts) {
+        const start = startOfNode(alt);
+        if (!start) return null;
+        for (const c of start.chars) if (!chars.includes(c)) chars.push(c);
+        empty ||= start.empty;
+      }
+      return { chars, empty };
+    }
+    case 'seq':
+      return startOfItems(node.items);
+  }
+}
+
+/** Whether a (lowercased) text starts with an ASCII character: one the scan folds as the regex does. */
+function isAsciiChar(text: string): boolean {
+  return text.length > 0 && text.charCodeAt(0) < 128;
+}
+
+/**
+ * The sets an alternation requires beyond the union of its alternatives' best sets: a text the
+ * alternation matches holds what one alternative requires, so the union of one required set per
+ * alternative, whichever each is, is required. `(/.*onsen.*min\.js|.*angular-onsenui\.min\.js)`
+ * requires "onsen" as well as one of "min.js" and "angular-onsenui.min.js" (a string that contains
+ * another of its union is dropped: the other occurs wherever it does).
+ */
+function alternationUnions(node: Node & { t: 'alt' }): string[][] {
+  const choices: string[][][] = [];
+  let count = 1;
+  for (const alt of node.alts) {
+    const best = literalsOf(alt);
+    const sets = best ? [best, ...furtherLiterals(alt, best)] : furtherLiterals(alt, []);
+    if (sets.length === 0) return [];
+    count *= sets.length;
+    if (count > MAX_UNIONS) return [];
+    choices.push(sets);
+  }
+  let unions: string[][] = [[]];
+  for (const sets of choices) {
+    const next: string[][] = [];
+    for (const union of unions) for (const set of sets) next.push([...union, ...set]);
+    unions = next;
+  }
+  return unions.map(withoutContaining);
+}
+
+/** The distinct strings of a set but those containing another of them (which add nothing to it). */
+function withoutContaining(set: readonly string[]): string[] {
+  const distinct = [...new Set(set)];
+  return distinct.filter((s) => !distinct.some((other) => other !== s && s.includes(other)));
 }
 
 function setKey(set: readonly string[]): string {

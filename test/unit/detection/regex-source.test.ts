@@ -44,10 +44,94 @@ describe('further required literals', () => {
     ['(?:abcd|efgh)x{2,}(?:ijkl)?(?=mnop)qrs', ['abcd', 'efgh'], [['qrs']]],
     ['(?:abcd|efgh)(?:ijkl)?(?=mnop)', ['abcd', 'efgh'], []],
     ['wp-content', ['wp-content'], []],
+    // Each alternative requires one string of a union: "onsen" (the first) or the second whole,
+    // which holds "onsen" too.
+    ['(/.*onsen.*min\\.js|.*angular-onsenui\\.min\\.js)', ['min.js', 'angular-onsenui.min.js'], [['onsen']]],
+    [
+      '(?:<a[^>]+Powered by Reddit|powered by <a[^>]+>reddit<)',
+      ['powered by reddit', 'powered by <a'],
+      [['powered by reddit', '>reddit<']],
+    ],
+    [
+      '<[^>]+/(?:sys_master|hybr|_ui/(?:.*responsive/)?(?:desktop|common))/',
+      ['sys_master', 'hybr', 'desktop', 'common'],
+      [['sys_master', 'hybr', '_ui/']],
+    ],
+    // An alternative with nothing of three characters required leaves no union.
+    ['x{2,}(?:abcd.*efgh|ij)qrs', ['qrs'], []],
+    // A run too short to look for, with the characters that can follow it.
+    ['p5(?:\\.sound)?(?:\\.min)?\\.js', ['.js'], [['p5.']]],
+    ['c3(?:\\.min)?(?:-[a-zA-Z0-9]{8})?\\.js', ['.js'], [['c3.', 'c3-']]],
+    ['ab(?:\\.min)?cdef', ['cdef'], [['ab.', 'abc']]],
+    // A lookahead consumes nothing: what follows it starts the rest.
+    ['xy(?=z)[zZ]+cdef', ['cdef'], [['xyz']]],
+    // Not when the rest may be empty or may start with too many characters.
+    ['xy(?:\\.min)?', null, []],
+    ['xy\\w+cdef', ['cdef'], []],
   ])('%s needs one of %j and one of each of %j', (source, literals, further) => {
     const { literals: best, alsoRequired } = analyseSource(source);
     expect(best).toEqual(literals);
     expect(alsoRequired).toEqual(further);
+  });
+
+  it('keeps a pattern out of the candidates without its short run and what follows', () => {
+    const set = new PatternSet([{ tech: 0, pattern: compilePattern('p5(?:\\.sound)?(?:\\.min)?\\.js') }]);
+    expect(set.candidates(['/js/app.js', '/img/p5'])).toEqual([]);
+    expect(set.candidates(['/lib/P5.min.js'])).toEqual([0]);
+  });
+
+  it('finds, in every text a pattern matches, one literal of its best set and of each further set', () => {
+    // Each pattern with pieces of its own to build texts from, so that many of them match.
+    const cases: [string, string[]][] = [
+      [
+        '(/.*onsen.*min\\.js|.*angular-onsenui\\.min\\.js)',
+        ['/', 'onsen', 'angular-', 'onsenui', '.min', '.js', 'min.js', 'x'],
+      ],
+      [
+        '(?:<a[^>]+Powered by Reddit|powered by <a[^>]+>reddit<)',
+        ['<a ', '>', 'Powered by ', 'reddit', '<', 'x'],
+      ],
+      ['p5(?:\\.sound)?(?:\\.min)?\\.js', ['p5', 'P5', '.sound', '.min', '.js', '.', 'x']],
+      ['c3(?:\\.min)?(?:-[a-zA-Z0-9]{8})?\\.js', ['c3', '-abcd1234', '.min', '.js', '-', 'x']],
+      ['ab(?:\\.min)?cdef', ['ab', '.min', 'cdef', '.', 'c', 'x']],
+      ['xy(?=z)[zZ]+cdef', ['xy', 'z', 'Z', 'cdef', 'x']],
+    ];
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 48271) % 2147483647) % n;
+    for (const [source, pieces] of cases) {
+      const { literals, alsoRequired } = analyseSource(source);
+      const regex = new RegExp(source, 'i');
+      let matched = 0;
+      for (let k = 0; k < 3000; k++) {
+        let text = '';
+        for (let n = 1 + next(8); n > 0; n--) text += pieces[next(pieces.length)];
+        if (!regex.test(text)) continue;
+        matched++;
+        const lower = text.toLowerCase();
+        for (const set of [literals ?? [''], ...alsoRequired])
+          expect(set.some((literal) => lower.includes(literal))).toBe(true);
+      }
+      expect([source, matched > 0]).toEqual([source, true]);
+    }
+  });
+
+  it('drops a further set that a kept one implies', () => {
+    // The union of "//www.fortune3.com/" and "fortune3.com" is "fortune3.com", which implies the
+    // union of "siterate/rate.css" and "fortune3.com".
+    const { alsoRequired } = analyseSource(
+      '(?:<link [^>]*href="[^/]*//www\\.fortune3\\.com/[^"]*siterate/rate\\.css|Powered by <a [^>]*href="[^"]+fortune3\\.com)',
+    );
+    expect(alsoRequired).toContainEqual(['fortune3.com']);
+    expect(alsoRequired).not.toContainEqual(['siterate/rate.css', 'fortune3.com']);
+  });
+
+  it('keeps an alternation out of the candidates without its union on the page', () => {
+    const set = new PatternSet([
+      { tech: 0, pattern: compilePattern('(/.*onsen.*min\\.js|.*angular-onsenui\\.min\\.js)') },
+    ]);
+    expect(set.candidates(['/js/app.min.js'])).toEqual([]);
+    expect(set.candidates(['/js/app.min.js', '/lib/onsenui.js'])).toEqual([0]);
+    expect(set.candidates(['/lib/angular-onsenui.min.js'])).toEqual([0]);
   });
 
   it('keeps a pattern out of the candidates unless each required set has a literal on the page', () => {
