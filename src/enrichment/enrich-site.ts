@@ -34,7 +34,12 @@ export function enrichSiteWithCountry(input: EnrichmentInput): {
 } {
   const context = readSite(input);
   const country = siteCountry(context);
-  return { enrichment: extractAll(context, input, country), ...(country ? { country } : {}) };
+  // Set, not spread: a spread clones an object per site for one optional field.
+  const result: { enrichment: SiteEnrichment; country?: string } = {
+    enrichment: extractAll(context, input, country),
+  };
+  if (country) result.country = country;
+  return result;
 }
 
 function extractAll(

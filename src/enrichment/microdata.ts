@@ -65,6 +65,11 @@ export class MicrodataCollector {
     }
   }
 
+  /** Whether a text-valued property is open (else text() does nothing, and its text need not be copied). */
+  collectsText(): boolean {
+    return this.texts.length > 0;
+  }
+
   text(data: string): void {
     for (const property of this.texts) {
       if (property.text.length < LIMITS.valueChars) property.text += data;

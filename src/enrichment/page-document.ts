@@ -118,6 +118,13 @@ const NOT_SPACE = /\S/;
 /** White space that collapsing to single spaces changes: a run of two, or one that is not " ". */
 const SPACE_TO_COLLAPSE = /\s\s|[^\S ]/;
 const NO_ATTRIBUTES: readonly string[] = [];
+/**
+ * The marks read per token, as this module's own constants: through the html module's re-exports
+ * each read is a getter call wherever the optimizing compiler does not inline it.
+ */
+const RAW = TOKEN.RAW;
+const RCDATA = TOKEN.RCDATA;
+const NO_START_TOKEN = IMPLIED;
 
 /**
  * Reads one page and keeps, within LIMITS, what the extractors need. The page is read once for all
@@ -138,7 +145,11 @@ export function parsePageDocument(
 
 /** Whether a START token's raw attributes hold itemprop or itemscope (microdata reads no others). */
 function hasMicrodata(raw: readonly string[]): boolean {
-  for (let k = 0; k < raw.length; k += 2) if (raw[k] === 'itemprop' || raw[k] === 'itemscope') return true;
+  for (let k = 0; k < raw.length; k += 2) {
+    // The length first: most names differ in it, and comparing it reads no characters.
+    const name = raw[k];
+    if (name.length === 8 ? name === 'itemprop' : name.length === 9 && name === 'itemscope') return true;
+  }
   return false;
 }
 
@@ -167,6 +178,9 @@ class PageDocumentReader extends MarkupWalk {
   /** Whether the open segment's first part is a PLAIN_PIECE of the page text. */
   private segmentPlain = false;
   private readonly microdata = new MicrodataCollector();
+  /** The first "&" of the html at or after ampersandFrom (the html's length when there is none). */
+  private ampersandFrom = 0;
+  private ampersandAt = -1;
 
   constructor(
     private readonly url: string,
@@ -203,7 +217,7 @@ class PageDocumentReader extends MarkupWalk {
       this.endSegmentIn(this.stack.length > 0 ? this.stack[this.stack.length - 1] : '');
       if (flags & BLOCK) this.text.pushNewline();
     }
-    const raw = token === IMPLIED ? NO_ATTRIBUTES : (this.tokens.attrs[token] as string[]);
+    const raw = token === NO_START_TOKEN ? NO_ATTRIBUTES : (this.tokens.attrs[token] as string[]);
     if (raw.length > 0 && hasMicrodata(raw))
       this.microdata.open(this.stack.length + 1, name, attributesOf(raw), this.url);
     const doc = this.doc;
@@ -286,25 +300,49 @@ class PageDocumentReader extends MarkupWalk {
   protected onText(kind: number, from: number, to: number): void {
     // Hidden text is neither kept nor decoded.
     if (this.skipDepth > 0 && this.jsonLdText === null && !this.inTitle) return;
-    const raw = this.html.slice(from, to);
-    if (kind === TOKEN.RAW || raw.indexOf('&') < 0) this.textEvent(raw);
-    else for (const piece of decodedTextPieces(raw, kind === TOKEN.RCDATA)) this.textEvent(piece);
+    if (kind === RAW || !this.holdsAmpersand(from, to)) this.textEvent(this.html, from, to);
+    else {
+      const raw = this.html.slice(from, to);
+      for (const piece of decodedTextPieces(raw, kind === RCDATA)) this.textEvent(piece, 0, piece.length);
+    }
   }
 
-  /** One of htmlparser2's text events (the caps grow per event, as they did on its Parser). */
-  private textEvent(data: string): void {
+  /**
+   * Whether html[from, to) holds an "&": the first one at or after a text's start is looked for in
+   * the html itself, once for all the texts before it (they come in document order), with no copy.
+   */
+  private holdsAmpersand(from: number, to: number): boolean {
+    if (from < this.ampersandFrom || from > this.ampersandAt) {
+      const at = this.html.indexOf('&', from);
+      this.ampersandFrom = from;
+      this.ampersandAt = at < 0 ? this.html.length : at;
+    }
+    return this.ampersandAt < to;
+  }
+
+  /**
+   * One of htmlparser2's text events, source[from, to) (the caps grow per event, as they did on its
+   * Parser): copied only for the readers that keep it.
+   */
+  private textEvent(source: string, from: number, to: number): void {
     if (this.jsonLdText !== null) {
-      if (this.jsonLdText.length < LIMITS.jsonLdChars) this.jsonLdText += data;
+      if (this.jsonLdText.length < LIMITS.jsonLdChars) this.jsonLdText += source.slice(from, to);
       return;
     }
     if (this.inTitle) {
-      if (this.title.length < LIMITS.valueChars) this.title += data;
+      if (this.title.length < LIMITS.valueChars) this.title += source.slice(from, to);
       return;
     }
     if (this.skipDepth > 0) return;
-    this.microdata.text(data);
-    const piece = this.text.push(data);
-    if (this.withSegments && this.segmentLength < LIMITS.valueChars) {
+    const piece = this.text.pushRange(source, from, to);
+    const segment = this.withSegments && this.segmentLength < LIMITS.valueChars;
+    const anchor = this.anchor;
+    const heading = this.heading;
+    const microdata = this.microdata.collectsText();
+    if (!segment && anchor === null && heading === null && !microdata) return;
+    const data = source.slice(from, to);
+    if (microdata) this.microdata.text(data);
+    if (segment) {
       this.segmentLength += data.length;
       if (this.segmentParts.length > 0) this.segmentParts.push(data);
       else if (piece === PLAIN_PIECE || (piece !== BLANK_PIECE && NOT_SPACE.test(data))) {
@@ -312,9 +350,7 @@ class PageDocumentReader extends MarkupWalk {
         this.segmentPlain = piece === PLAIN_PIECE;
       }
     }
-    const anchor = this.anchor;
     if (anchor && anchor.text.length < 300) anchor.text += data;
-    const heading = this.heading;
     if (heading && heading.text.length < 300) heading.text += data;
   }
 

@@ -100,12 +100,18 @@ const MAX_PATH_LENGTH = 300;
 
 /** The kind of page the URL's path names, the most telling segment winning; undefined for other pages. */
 export function pageKindOf(url: string): PageKind | undefined {
-  let path: string;
+  let pathname: string;
   try {
-    path = new URL(url).pathname.slice(0, MAX_PATH_LENGTH).toLowerCase();
+    pathname = new URL(url).pathname;
   } catch {
     return undefined;
   }
+  return pageKindOfPath(pathname);
+}
+
+/** pageKindOf for a URL parsed already: the kind its pathname names. */
+export function pageKindOfPath(pathname: string): PageKind | undefined {
+  const path = pathname.slice(0, MAX_PATH_LENGTH).toLowerCase();
   let best: PageKind | undefined;
   for (const raw of path.split('/').filter(Boolean).slice(0, MAX_SEGMENTS)) {
     let segment: string;

@@ -37,19 +37,26 @@ export class PageText {
    * reads its segments' white space from that, not from one more scan).
    */
   push(chunk: string): number {
+    return this.pushRange(chunk, 0, chunk.length);
+  }
+
+  /**
+   * push(source.slice(start, end)) without that copy: white space around the text (indentation
+   * between tags, a piece that is nothing else) is read in place, and only the text is copied.
+   */
+  pushRange(source: string, start: number, end: number): number {
     if (this.taken >= this.cap) return OTHER_PIECE;
-    const whole = chunk.length <= this.cap - this.taken;
-    const piece = whole ? chunk : chunk.slice(0, this.cap - this.taken);
-    this.taken += piece.length;
-    const n = piece.length;
-    let from = 0;
-    while (from < n && isRunSpace(piece.charCodeAt(from))) from++;
-    if (from > 0) this.extendRun(piece, 0, from);
+    const whole = end - start <= this.cap - this.taken;
+    const n = whole ? end : start + (this.cap - this.taken);
+    this.taken += n - start;
+    let from = start;
+    while (from < n && isRunSpace(source.charCodeAt(from))) from++;
+    if (from > start) this.extendRun(source, start, from);
     if (from === n) return whole ? BLANK_PIECE : OTHER_PIECE;
     let to = n;
-    while (isRunSpace(piece.charCodeAt(to - 1))) to--;
+    while (isRunSpace(source.charCodeAt(to - 1))) to--;
     this.writeRun();
-    const inner = from === 0 && to === n ? piece : piece.slice(from, to);
+    const inner = from === 0 && to === source.length ? source : source.slice(from, to);
     // Single spaces are all most pieces hold: one test says so, and then no run needs collapsing.
     const plain = !OTHER_SPACE.test(inner);
     this.parts.push(
@@ -57,7 +64,7 @@ export class PageText {
         ? inner
         : inner.replace(/[ \t\r\f\v]+/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n'),
     );
-    if (to < n) this.extendRun(piece, to, n);
+    if (to < n) this.extendRun(source, to, n);
     return plain && whole ? PLAIN_PIECE : OTHER_PIECE;
   }
 

@@ -1,8 +1,8 @@
-import { getDomain, getDomainWithoutSuffix, getPublicSuffix } from 'tldts';
+import { getDomain, parse as parseHost } from 'tldts';
 import type { EnrichmentInput } from './enrichment-input';
 import { LIMITS } from './limits';
 import { parsePageDocument, type PageDocument } from './page-document';
-import { pageKindOf, SEGMENTED_KINDS, type PageKind } from './page-kind';
+import { pageKindOfPath, SEGMENTED_KINDS, type PageKind } from './page-kind';
 import { schemaNodesOf, type SchemaNode } from './structured-data';
 
 export interface ReadPage {
@@ -29,21 +29,16 @@ export interface SiteContext {
 }
 
 export function readSite(input: EnrichmentInput): SiteContext {
-  let host = '';
-  try {
-    host = new URL(input.siteUrl).hostname.toLowerCase().replace(/^www\./, '');
-  } catch {
-    // An unparsable site URL leaves the name-derived fields absent.
-  }
-  const homePath = (url: string): boolean => {
-    try {
-      return new URL(url).pathname === '/';
-    } catch {
-      return false;
-    }
-  };
+  const siteUrl = urlOf(input.siteUrl);
+  // An unparsable site URL leaves the name-derived fields absent.
+  const host = siteUrl ? siteUrl.hostname.toLowerCase().replace(/^www\./, '') : '';
+  const homePaths: boolean[] = [];
   const pages: ReadPage[] = input.pages.slice(0, LIMITS.pages).map((page) => {
-    const kind = pageKindOf(page.url);
+    // One parse of the page's URL says its kind and whether it is a home page (the site's URL, which
+    // is often the home page's, is parsed already).
+    const url = page.url === input.siteUrl ? siteUrl : urlOf(page.url);
+    const kind = url ? pageKindOfPath(url.pathname) : undefined;
+    homePaths.push(url !== undefined && url.pathname === '/');
     // Text segments cost a string and an object each, and only some pages' are read.
     const withSegments = kind !== undefined && SEGMENTED_KINDS.includes(kind);
     return {
@@ -53,7 +48,8 @@ export function readSite(input: EnrichmentInput): SiteContext {
       isHome: false,
     };
   });
-  const home = pages.find((page) => homePath(page.doc.url)) ?? pages[0];
+  const homeAt = homePaths.indexOf(true);
+  const home = homeAt >= 0 ? pages[homeAt] : pages[0];
   if (home) home.isHome = true;
   const nodes: SchemaNode[] = [];
   for (const page of pages) {
@@ -62,16 +58,26 @@ export function readSite(input: EnrichmentInput): SiteContext {
       nodes.push(node);
     }
   }
+  // One reading of the host gives its three names.
+  const names = parseHost(host);
   return {
     input,
     host,
-    domain: getDomain(host) ?? undefined,
-    domainLabel: getDomainWithoutSuffix(host) ?? undefined,
-    suffix: getPublicSuffix(host) ?? undefined,
+    domain: names.domain ?? undefined,
+    domainLabel: names.domainWithoutSuffix ?? undefined,
+    suffix: names.publicSuffix ?? undefined,
     pages,
     home,
     nodes,
   };
+}
+
+function urlOf(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Pages of the given kinds. */

@@ -65,4 +65,25 @@ describe('PageText', () => {
       });
     }
   });
+
+  it('reads a range of a source as push reads its copy', () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = [' ', ' ', '\t', '\n', '\r', 'a', 'b', '\u00a0', '.'];
+    for (let round = 0; round < 5_000; round++) {
+      const source = Array.from({ length: next(30) }, () => alphabet[next(alphabet.length)]).join('');
+      const cap = 1 + next(30);
+      const inPlace = new PageText(cap);
+      const copied = new PageText(cap);
+      for (let from = 0; from < source.length;) {
+        const to = Math.min(source.length, from + 1 + next(8));
+        expect(inPlace.pushRange(source, from, to)).toBe(copied.push(source.slice(from, to)));
+        from = to;
+      }
+      expect(inPlace.toString()).toBe(copied.toString());
+    }
+  });
 });
