@@ -1,5 +1,6 @@
 import { complexMatches, tokenCount, type Complex, type Compound } from './css-selector';
 import type { DomRule } from './fingerprints';
+import { PageAttributeValues } from './page-attribute-values';
 import { getAttribute, textContent, type LightDocument } from '../html';
 
 /** Nodes a selector may yield per rule, as the reference browser driver caps detections at 50. */
@@ -10,6 +11,8 @@ const TEXT_CONTENT_LIMIT = 1_000_000;
 
 /** Element lists by key (a tag, id, class or attribute name); a list per key asked for. */
 type Lists = Map<string, number[]>;
+/** The decoded values of an attribute name, one per element having it, in document order. */
+type Values = Map<string, string[]>;
 
 /**
  * Indexes of the light tree by what selectors key on, for the keys the page's rules name only: a
@@ -23,6 +26,8 @@ class ElementIndex {
   private readonly ids: Lists = new Map();
   private readonly classes: Lists = new Map();
   private readonly attrs: Lists = new Map();
+  private readonly values: Values = new Map();
+  private readonly page: PageAttributeValues = new PageAttributeValues();
   private built = false;
 
   constructor(private readonly doc: LightDocument) {}
@@ -35,24 +40,69 @@ class ElementIndex {
     for (const test of compound.attrs) want(this.attrs, test.name);
   }
 
+  /** Registers the ids, classes and attribute names a compound tests (any compound of a complex). */
+  wantTested(compound: Compound): void {
+    for (const id of compound.ids) want(this.ids, id);
+    for (const cls of compound.classes) want(this.classes, cls);
+    for (const test of compound.attrs) wantValues(this.values, test.name);
+  }
+
+  private build(): void {
+    listElements(this.doc, this.tags, this.ids, this.classes, this.attrs, this.values);
+    this.built = true;
+  }
+
   private list(lists: Lists, key: string): number[] {
-    if (!this.built) {
-      listElements(this.doc, this.tags, this.ids, this.classes, this.attrs);
-      this.built = true;
-    }
+    if (!this.built) this.build();
     let list = lists.get(key);
     if (list === undefined) {
       // A key no registered compound named: listed on its own.
       const one: Lists = new Map([[key, []]]);
       const none: Lists = new Map();
-      if (lists === this.tags) listElements(this.doc, one, none, none, none);
-      else if (lists === this.ids) listElements(this.doc, none, one, none, none);
-      else if (lists === this.classes) listElements(this.doc, none, none, one, none);
-      else listElements(this.doc, none, none, none, one);
+      const noValues: Values = new Map();
+      if (lists === this.tags) listElements(this.doc, one, none, none, none, noValues);
+      else if (lists === this.ids) listElements(this.doc, none, one, none, none, noValues);
+      else if (lists === this.classes) listElements(this.doc, none, none, one, none, noValues);
+      else listElements(this.doc, none, none, none, one, noValues);
       list = one.get(key) as number[];
       lists.set(key, list);
     }
     return list;
+  }
+
+  /** The values of an attribute name on the page (registered or not). */
+  private valuesOf(name: string): string[] {
+    if (!this.built) this.build();
+    let values = this.values.get(name);
+    if (values === undefined) {
+      // A name no registered compound tested: read on its own.
+      const one: Values = new Map([[name, []]]);
+      const none: Lists = new Map();
+      listElements(this.doc, none, none, none, none, one);
+      values = one.get(name) as string[];
+      this.values.set(name, values);
+    }
+    return values;
+  }
+
+  /**
+   * False when some compound of the complex needs an id, class or attribute name no element of the
+   * page has, or an attribute value holding a text no value of that name holds: the complex then
+   * matches nothing, and no element needs trying.
+   */
+  possible(complex: Complex): boolean {
+    const compounds = complex.compounds;
+    for (let c = 0; c < compounds.length; c++) {
+      const compound = compounds[c];
+      for (const id of compound.ids) if (this.list(this.ids, id).length === 0) return false;
+      for (const cls of compound.classes) if (this.list(this.classes, cls).length === 0) return false;
+      for (const test of compound.attrs) {
+        const values = this.valuesOf(test.name);
+        if (values.length === 0) return false;
+        if (test.op !== '' && !this.page.holds(values, test.name, test.value, test.insensitive)) return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -85,15 +135,29 @@ function want(lists: Lists, key: string): void {
   if (!lists.has(key)) lists.set(key, []);
 }
 
+function wantValues(values: Values, name: string): void {
+  if (!values.has(name)) values.set(name, []);
+}
+
 /** The second list when strictly shorter (the first of equal ones is kept). */
 function shorter(best: number[], list: number[]): number[] {
   return list.length < best.length ? list : best;
 }
 
-/** Fills each list of the maps with the elements having its key, in one pass over the elements. */
-function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: Lists, attrs: Lists): void {
+/**
+ * Fills each list of the maps with the elements having its key, and each values list with the
+ * values of its attribute name, in one pass over the elements.
+ */
+function listElements(
+  doc: LightDocument,
+  tags: Lists,
+  ids: Lists,
+  classes: Lists,
+  attrs: Lists,
+  values: Values,
+): void {
   const byTag = tags.size > 0;
-  const byAttribute = ids.size > 0 || classes.size > 0 || attrs.size > 0;
+  const byAttribute = ids.size > 0 || classes.size > 0 || attrs.size > 0 || values.size > 0;
   if (!byTag && !byAttribute) return;
   const wantedClasses = [...classes];
   const elements = doc.elements;
@@ -105,6 +169,7 @@ function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: List
     for (let k = 0; k < list.length; k += 2) {
       const name = list[k];
       attrs.get(name)?.push(index);
+      values.get(name)?.push(list[k + 1]);
       if (name === 'id') ids.get(list[k + 1])?.push(index);
       else if (name === 'class') {
         for (const [cls, listed] of wantedClasses)
@@ -131,8 +196,11 @@ export class DomMatcher {
   ) {
     this.index = new ElementIndex(doc);
     for (const rule of rules)
-      for (const complex of rule.complexes ?? [])
-        this.index.want(complex.compounds[complex.compounds.length - 1]);
+      for (const complex of rule.complexes ?? []) {
+        const compounds = complex.compounds;
+        this.index.want(compounds[compounds.length - 1]);
+        for (let c = 0; c < compounds.length; c++) this.index.wantTested(compounds[c]);
+      }
   }
 
   /** The elements (ascending indices in the document) the rule's selector matches. */
@@ -154,6 +222,7 @@ export class DomMatcher {
     const marks = (this.marks ??= new Uint8Array(elements.length));
     const out: number[] = [];
     for (const complex of complexes) {
+      if (!this.index.possible(complex)) continue;
       const last = complex.compounds[complex.compounds.length - 1];
       const candidates = this.index.candidates(last, elements.length);
       const limit = Math.min(candidates ? candidates.length : elements.length, MAX_DOM_CANDIDATES);
