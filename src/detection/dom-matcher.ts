@@ -1,3 +1,4 @@
+import { isAssertionFree } from './assertion-free';
 import { complexMatches, tokenCount, type Complex, type Compound } from './css-selector';
 import type { DomRule } from './fingerprints';
 import { PageAttributeValues } from './page-attribute-values';
@@ -215,6 +216,27 @@ export class DomMatcher {
 
   text(element: number): string {
     return textContent(this.doc, this.doc.elements[element]).slice(0, TEXT_CONTENT_LIMIT);
+  }
+
+  /**
+   * The regex's match in the first of the elements' texts (trimmed, the empty ones skipped) it
+   * matches, null when none. A descendant's text is part of its ancestor's: when the regex reads
+   * only the characters it consumes and missed the ancestor's whole text, it misses the
+   * descendant's, which is then neither built nor read (the first elements of a `div` rule are
+   * mostly wrappers of the whole page).
+   */
+  firstTextMatch(elements: readonly number[], regex: RegExp): RegExpExecArray | null {
+    const closed = isAssertionFree(regex);
+    let missedUpTo = -1;
+    for (const element of elements) {
+      if (element <= missedUpTo) continue;
+      const whole = this.text(element);
+      const text = whole.trim();
+      const match = text ? regex.exec(text) : null;
+      if (match) return match;
+      if (closed && whole.length < TEXT_CONTENT_LIMIT) missedUpTo = this.doc.elements[element].end;
+    }
+    return null;
   }
 
   private lightNodes(complexes: Complex[]): number[] {

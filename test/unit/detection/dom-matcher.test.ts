@@ -87,3 +87,42 @@ describe('DomMatcher rules out complexes by the values the page holds', () => {
     expect(new DomMatcher(doc).nodes(r)).toEqual([0]);
   });
 });
+
+describe('DomMatcher.firstTextMatch', () => {
+  const html =
+    '<div id="outer">outer <div id="mid">mid <div id="inner">inner HiOS-x-1.2.3</div></div></div><div id="after">after</div>';
+
+  /** The reference: every element's trimmed text tried in turn. */
+  function reference(doc: LightDocument, matcher: DomMatcher, nodes: number[], regex: RegExp): string | null {
+    for (const node of nodes) {
+      const text = matcher.text(node).trim();
+      const match = text ? regex.exec(text) : null;
+      if (match) return match[0];
+    }
+    return null;
+  }
+
+  it('gives what trying every element in turn gives, anchored patterns included', () => {
+    const doc = parseHtml(html);
+    const matcher = new DomMatcher(doc);
+    const divs = matcher.nodes(rule('div'));
+    expect(divs).toHaveLength(4);
+    for (const regex of [
+      /HiOS-.{1,250}-(\d)/i,
+      /^inner/i,
+      /^mid/i,
+      /after$/i,
+      /\bmid\b/i,
+      /nowhere/i,
+      /(?:)/i,
+    ]) {
+      const match = matcher.firstTextMatch(divs, regex);
+      expect([regex.source, match ? match[0] : null]).toEqual([
+        regex.source,
+        reference(doc, matcher, divs, regex),
+      ]);
+    }
+    expect(matcher.firstTextMatch(divs, /^inner/i)?.[0]).toBe('inner');
+    expect(matcher.firstTextMatch(divs, /after/i)?.[0]).toBe('after');
+  });
+});
