@@ -10,10 +10,15 @@ export const MAX_DOM_NODES = 50;
 export const MAX_DOM_CANDIDATES = 5_000;
 const TEXT_CONTENT_LIMIT = 1_000_000;
 
-/** Element lists by key (a tag, id, class or attribute name); a list per key asked for. */
+/** Element lists by key (a tag, id or class); a list per key asked for. */
 type Lists = Map<string, number[]>;
-/** The decoded values of an attribute name, one per element having it, in document order. */
-type Values = Map<string, string[]>;
+
+/** The elements having an attribute name, and its decoded value on each, in document order. */
+interface Named {
+  readonly elements: number[];
+  readonly values: string[];
+}
+type NamedLists = Map<string, Named>;
 
 /**
  * Indexes of the light tree by what selectors key on, for the keys the page's rules name only: a
@@ -26,8 +31,7 @@ class ElementIndex {
   private readonly tags: Lists = new Map();
   private readonly ids: Lists = new Map();
   private readonly classes: Lists = new Map();
-  private readonly attrs: Lists = new Map();
-  private readonly values: Values = new Map();
+  private readonly named: NamedLists = new Map();
   private readonly page: PageAttributeValues = new PageAttributeValues();
   private built = false;
 
@@ -38,18 +42,18 @@ class ElementIndex {
     for (const id of compound.ids) want(this.ids, id);
     for (const cls of compound.classes) want(this.classes, cls);
     if (compound.tag) want(this.tags, compound.tag);
-    for (const test of compound.attrs) want(this.attrs, test.name);
+    for (const test of compound.attrs) wantNamed(this.named, test.name);
   }
 
   /** Registers the ids, classes and attribute names a compound tests (any compound of a complex). */
   wantTested(compound: Compound): void {
     for (const id of compound.ids) want(this.ids, id);
     for (const cls of compound.classes) want(this.classes, cls);
-    for (const test of compound.attrs) wantValues(this.values, test.name);
+    for (const test of compound.attrs) wantNamed(this.named, test.name);
   }
 
   private build(): void {
-    listElements(this.doc, this.tags, this.ids, this.classes, this.attrs, this.values);
+    listElements(this.doc, this.tags, this.ids, this.classes, this.named);
     this.built = true;
   }
 
@@ -60,30 +64,30 @@ class ElementIndex {
       // A key no registered compound named: listed on its own.
       const one: Lists = new Map([[key, []]]);
       const none: Lists = new Map();
-      const noValues: Values = new Map();
-      if (lists === this.tags) listElements(this.doc, one, none, none, none, noValues);
-      else if (lists === this.ids) listElements(this.doc, none, one, none, none, noValues);
-      else if (lists === this.classes) listElements(this.doc, none, none, one, none, noValues);
-      else listElements(this.doc, none, none, none, one, noValues);
+      const noNames: NamedLists = new Map();
+      if (lists === this.tags) listElements(this.doc, one, none, none, noNames);
+      else if (lists === this.ids) listElements(this.doc, none, one, none, noNames);
+      else listElements(this.doc, none, none, one, noNames);
       list = one.get(key) as number[];
       lists.set(key, list);
     }
     return list;
   }
 
-  /** The values of an attribute name on the page (registered or not). */
-  private valuesOf(name: string): string[] {
+  /** The elements having an attribute name and their values (the name registered or not). */
+  private namedLists(name: string): Named {
     if (!this.built) this.build();
-    let values = this.values.get(name);
-    if (values === undefined) {
+    let named = this.named.get(name);
+    if (named === undefined) {
       // A name no registered compound tested: read on its own.
-      const one: Values = new Map([[name, []]]);
+      const one: NamedLists = new Map();
+      wantNamed(one, name);
       const none: Lists = new Map();
-      listElements(this.doc, none, none, none, none, one);
-      values = one.get(name) as string[];
-      this.values.set(name, values);
+      listElements(this.doc, none, none, none, one);
+      named = one.get(name) as Named;
+      this.named.set(name, named);
     }
-    return values;
+    return named;
   }
 
   /**
@@ -98,7 +102,7 @@ class ElementIndex {
       for (const id of compound.ids) if (this.list(this.ids, id).length === 0) return false;
       for (const cls of compound.classes) if (this.list(this.classes, cls).length === 0) return false;
       for (const test of compound.attrs) {
-        const values = this.valuesOf(test.name);
+        const values = this.namedLists(test.name).values;
         if (values.length === 0) return false;
         if (test.op !== '' && !this.page.holds(values, test.name, test.value, test.insensitive)) return false;
       }
@@ -119,7 +123,7 @@ class ElementIndex {
     for (const id of compound.ids) best = shorter(best, this.list(this.ids, id));
     for (const cls of compound.classes) best = shorter(best, this.list(this.classes, cls));
     if (compound.tag) best = shorter(best, this.list(this.tags, compound.tag));
-    for (const test of compound.attrs) best = shorter(best, this.list(this.attrs, test.name));
+    for (const test of compound.attrs) best = shorter(best, this.namedLists(test.name).elements);
     return best;
   }
 
@@ -127,7 +131,7 @@ class ElementIndex {
     if (compound.ids.length) return this.list(this.ids, compound.ids[0]);
     if (compound.classes.length) return this.list(this.classes, compound.classes[0]);
     if (compound.tag) return this.list(this.tags, compound.tag);
-    if (compound.attrs.length) return this.list(this.attrs, compound.attrs[0].name);
+    if (compound.attrs.length) return this.namedLists(compound.attrs[0].name).elements;
     return all > 0 ? null : [];
   }
 }
@@ -136,8 +140,8 @@ function want(lists: Lists, key: string): void {
   if (!lists.has(key)) lists.set(key, []);
 }
 
-function wantValues(values: Values, name: string): void {
-  if (!values.has(name)) values.set(name, []);
+function wantNamed(named: NamedLists, name: string): void {
+  if (!named.has(name)) named.set(name, { elements: [], values: [] });
 }
 
 /** The second list when strictly shorter (the first of equal ones is kept). */
@@ -146,19 +150,12 @@ function shorter(best: number[], list: number[]): number[] {
 }
 
 /**
- * Fills each list of the maps with the elements having its key, and each values list with the
- * values of its attribute name, in one pass over the elements.
+ * Fills each list of the maps with the elements having its key, and each named entry with the
+ * elements having its attribute and their values, in one pass over the elements.
  */
-function listElements(
-  doc: LightDocument,
-  tags: Lists,
-  ids: Lists,
-  classes: Lists,
-  attrs: Lists,
-  values: Values,
-): void {
+function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: Lists, named: NamedLists): void {
   const byTag = tags.size > 0;
-  const byAttribute = ids.size > 0 || classes.size > 0 || attrs.size > 0 || values.size > 0;
+  const byAttribute = ids.size > 0 || classes.size > 0 || named.size > 0;
   if (!byTag && !byAttribute) return;
   const wantedClasses = [...classes];
   const elements = doc.elements;
@@ -169,8 +166,11 @@ function listElements(
     const list = element.attrs;
     for (let k = 0; k < list.length; k += 2) {
       const name = list[k];
-      attrs.get(name)?.push(index);
-      values.get(name)?.push(list[k + 1]);
+      const lists = named.get(name);
+      if (lists !== undefined) {
+        lists.elements.push(index);
+        lists.values.push(list[k + 1]);
+      }
       if (name === 'id') ids.get(list[k + 1])?.push(index);
       else if (name === 'class') {
         for (const [cls, listed] of wantedClasses)
