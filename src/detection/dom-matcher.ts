@@ -2,6 +2,7 @@ import { isAssertionFree } from './assertion-free';
 import { complexMatches, tokenCount, type Complex, type Compound } from './css-selector';
 import type { DomRule } from './fingerprints';
 import { PageAttributeValues } from './page-attribute-values';
+import type { SelectorKeys } from './selector-keys';
 import { getAttribute, textContent, type LightDocument } from '../html';
 
 /** Nodes a selector may yield per rule, as the reference browser driver caps detections at 50. */
@@ -37,19 +38,12 @@ class ElementIndex {
 
   constructor(private readonly doc: LightDocument) {}
 
-  /** Registers the keys a compound's look-ups use (before the first look-up; later ones still work). */
-  want(compound: Compound): void {
-    for (const id of compound.ids) want(this.ids, id);
-    for (const cls of compound.classes) want(this.classes, cls);
-    if (compound.tag) want(this.tags, compound.tag);
-    for (const test of compound.attrs) wantNamed(this.named, test.name);
-  }
-
-  /** Registers the ids, classes and attribute names a compound tests (any compound of a complex). */
-  wantTested(compound: Compound): void {
-    for (const id of compound.ids) want(this.ids, id);
-    for (const cls of compound.classes) want(this.classes, cls);
-    for (const test of compound.attrs) wantNamed(this.named, test.name);
+  /** Registers the keys a rule's look-ups use (before the first look-up; later ones still work). */
+  want(keys: SelectorKeys): void {
+    for (const tag of keys.tags) want(this.tags, tag);
+    for (const id of keys.ids) want(this.ids, id);
+    for (const cls of keys.classes) want(this.classes, cls);
+    for (const name of keys.names) wantNamed(this.named, name);
   }
 
   private build(): void {
@@ -196,12 +190,7 @@ export class DomMatcher {
     rules: readonly DomRule[] = [],
   ) {
     this.index = new ElementIndex(doc);
-    for (const rule of rules)
-      for (const complex of rule.complexes ?? []) {
-        const compounds = complex.compounds;
-        this.index.want(compounds[compounds.length - 1]);
-        for (let c = 0; c < compounds.length; c++) this.index.wantTested(compounds[c]);
-      }
+    for (const rule of rules) this.index.want(rule.indexKeys);
   }
 
   /** The elements (ascending indices in the document) the rule's selector matches. */
