@@ -126,3 +126,66 @@ describe('DomMatcher.firstTextMatch', () => {
     expect(matcher.firstTextMatch(divs, /after/i)?.[0]).toBe('after');
   });
 });
+
+/** A small deterministic generator (no seed from the clock: a failure reproduces). */
+function generator(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+describe('DomMatcher against trying every element, on random pages and selectors', () => {
+  it('yields what the brute force yields', () => {
+    const random = generator(35);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    const tags = ['div', 'span', 'a', 'p'];
+    const names = ['class', 'id', 'title', 'data-x'];
+    const valuePieces = ['ab', 'Ab', 'c', ' ', '&#97;', '&amp;', '-', 'x y', '&AMP;b'];
+    const textPieces = ['ab', 'c', 'A', '-', 'x', 'AB', 'b c', '&'];
+    const ops = ['', '=', '~=', '|=', '^=', '$=', '*='];
+    const compound = (): string => {
+      let out = random() < 0.6 ? pick(tags) : '';
+      const tests = random() < 0.7 ? 1 : 2;
+      for (let k = 0; k < tests; k++) {
+        const kind = random();
+        if (kind < 0.2) out += `.${pick(['ab', 'c', 'Ab', 'x'])}`;
+        else if (kind < 0.3) out += `#${pick(['ab', 'c', 'x'])}`;
+        else {
+          const op = pick(ops);
+          let text = '';
+          for (let n = Math.floor(random() * 2.5); n > 0; n--) text += pick(textPieces);
+          out += op ? `[${pick(names)}${op}"${text}"${random() < 0.3 ? ' i' : ''}]` : `[${pick(names)}]`;
+        }
+      }
+      if (random() < 0.15) out += `:not(.${pick(['ab', 'c'])})`;
+      return out;
+    };
+    const wrong: [string, string][] = [];
+    for (let round = 0; round < 3_000; round++) {
+      let html = '';
+      for (let e = Math.floor(random() * 12); e > 0; e--) {
+        html += `<${pick(tags)}`;
+        for (const name of names) {
+          if (random() < 0.5) continue;
+          let value = '';
+          for (let n = Math.floor(random() * 4); n > 0; n--) value += pick(valuePieces);
+          html += ` ${name}="${value}"`;
+        }
+        html += '>';
+        if (random() < 0.4) html += `</${pick(tags)}>`;
+      }
+      let selector = compound();
+      for (let n = Math.floor(random() * 2); n > 0; n--)
+        selector += `${pick([' ', ' > ', ' + ', ' ~ '])}${compound()}`;
+      if (random() < 0.2) selector += `, ${compound()}`;
+      const doc = parseHtml(html);
+      const r = rule(selector);
+      if (r.complexes === null) continue;
+      const nodes = new DomMatcher(doc, [r]).nodes(r);
+      if (JSON.stringify(nodes) !== JSON.stringify(bruteForce(doc, r))) wrong.push([html, selector]);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
