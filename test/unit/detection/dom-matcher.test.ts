@@ -2,6 +2,7 @@ import { complexMatches } from '../../../src/detection/css-selector';
 import { DomMatcher, MAX_DOM_NODES } from '../../../src/detection/dom-matcher';
 import { DomRule } from '../../../src/detection/dom-rule';
 import { getAttribute, parseHtml, type LightDocument } from '../../../src/html';
+import { seededRandom } from '../../helpers/seeded-random';
 
 function rule(selector: string): DomRule {
   return new DomRule(0, selector, undefined, null, null, [], null);
@@ -127,18 +128,9 @@ describe('DomMatcher.firstTextMatch', () => {
   });
 });
 
-/** A small deterministic generator (no seed from the clock: a failure reproduces). */
-function generator(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 describe('DomMatcher against trying every element, on random pages and selectors', () => {
   it('yields what the brute force yields', () => {
-    const random = generator(35);
+    const random = seededRandom(35);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const tags = ['div', 'span', 'a', 'p'];
     const names = ['class', 'id', 'title', 'data-x'];
