@@ -479,14 +479,8 @@ export class DetectionEngine {
         }
       }
       if (rule.text) {
-        for (const node of nodes) {
-          const text = matcher.text(node).trim();
-          const match = text ? rule.text.regex.exec(text) : null;
-          if (match) {
-            record(rule.tech, 'dom', rule.text, match, `${rule.selector} ::text`);
-            break;
-          }
-        }
+        const match = matcher.firstTextMatch(nodes, rule.text.regex);
+        if (match) record(rule.tech, 'dom', rule.text, match, `${rule.selector} ::text`);
       }
     }
     return matched;

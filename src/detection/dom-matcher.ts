@@ -1,5 +1,8 @@
+import { isAssertionFree } from './assertion-free';
 import { complexMatches, tokenCount, type Complex, type Compound } from './css-selector';
 import type { DomRule } from './fingerprints';
+import { PageAttributeValues } from './page-attribute-values';
+import type { SelectorKeys } from './selector-keys';
 import { getAttribute, textContent, type LightDocument } from '../html';
 
 /** Nodes a selector may yield per rule, as the reference browser driver caps detections at 50. */
@@ -8,8 +11,15 @@ export const MAX_DOM_NODES = 50;
 export const MAX_DOM_CANDIDATES = 5_000;
 const TEXT_CONTENT_LIMIT = 1_000_000;
 
-/** Element lists by key (a tag, id, class or attribute name); a list per key asked for. */
+/** Element lists by key (a tag, id or class); a list per key asked for. */
 type Lists = Map<string, number[]>;
+
+/** The elements having an attribute name, and its decoded value on each, in document order. */
+interface Named {
+  readonly elements: number[];
+  readonly values: string[];
+}
+type NamedLists = Map<string, Named>;
 
 /**
  * Indexes of the light tree by what selectors key on, for the keys the page's rules name only: a
@@ -22,37 +32,76 @@ class ElementIndex {
   private readonly tags: Lists = new Map();
   private readonly ids: Lists = new Map();
   private readonly classes: Lists = new Map();
-  private readonly attrs: Lists = new Map();
+  private readonly named: NamedLists = new Map();
+  private readonly page: PageAttributeValues = new PageAttributeValues();
   private built = false;
 
   constructor(private readonly doc: LightDocument) {}
 
-  /** Registers the keys a compound's look-ups use (before the first look-up; later ones still work). */
-  want(compound: Compound): void {
-    for (const id of compound.ids) want(this.ids, id);
-    for (const cls of compound.classes) want(this.classes, cls);
-    if (compound.tag) want(this.tags, compound.tag);
-    for (const test of compound.attrs) want(this.attrs, test.name);
+  /** Registers the keys a rule's look-ups use (before the first look-up; later ones still work). */
+  want(keys: SelectorKeys): void {
+    for (const tag of keys.tags) want(this.tags, tag);
+    for (const id of keys.ids) want(this.ids, id);
+    for (const cls of keys.classes) want(this.classes, cls);
+    for (const name of keys.names) wantNamed(this.named, name);
+  }
+
+  private build(): void {
+    listElements(this.doc, this.tags, this.ids, this.classes, this.named);
+    this.built = true;
   }
 
   private list(lists: Lists, key: string): number[] {
-    if (!this.built) {
-      listElements(this.doc, this.tags, this.ids, this.classes, this.attrs);
-      this.built = true;
-    }
+    if (!this.built) this.build();
     let list = lists.get(key);
     if (list === undefined) {
       // A key no registered compound named: listed on its own.
       const one: Lists = new Map([[key, []]]);
       const none: Lists = new Map();
-      if (lists === this.tags) listElements(this.doc, one, none, none, none);
-      else if (lists === this.ids) listElements(this.doc, none, one, none, none);
-      else if (lists === this.classes) listElements(this.doc, none, none, one, none);
-      else listElements(this.doc, none, none, none, one);
+      const noNames: NamedLists = new Map();
+      if (lists === this.tags) listElements(this.doc, one, none, none, noNames);
+      else if (lists === this.ids) listElements(this.doc, none, one, none, noNames);
+      else listElements(this.doc, none, none, one, noNames);
       list = one.get(key) as number[];
       lists.set(key, list);
     }
     return list;
+  }
+
+  /** The elements having an attribute name and their values (the name registered or not). */
+  private namedLists(name: string): Named {
+    if (!this.built) this.build();
+    let named = this.named.get(name);
+    if (named === undefined) {
+      // A name no registered compound tested: read on its own.
+      const one: NamedLists = new Map();
+      wantNamed(one, name);
+      const none: Lists = new Map();
+      listElements(this.doc, none, none, none, one);
+      named = one.get(name) as Named;
+      this.named.set(name, named);
+    }
+    return named;
+  }
+
+  /**
+   * False when some compound of the complex needs an id, class or attribute name no element of the
+   * page has, or an attribute value holding a text no value of that name holds: the complex then
+   * matches nothing, and no element needs trying.
+   */
+  possible(complex: Complex): boolean {
+    const compounds = complex.compounds;
+    for (let c = 0; c < compounds.length; c++) {
+      const compound = compounds[c];
+      for (const id of compound.ids) if (this.list(this.ids, id).length === 0) return false;
+      for (const cls of compound.classes) if (this.list(this.classes, cls).length === 0) return false;
+      for (const test of compound.attrs) {
+        const values = this.namedLists(test.name).values;
+        if (values.length === 0) return false;
+        if (test.op !== '' && !this.page.holds(values, test.name, test.value, test.insensitive)) return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -68,7 +117,7 @@ class ElementIndex {
     for (const id of compound.ids) best = shorter(best, this.list(this.ids, id));
     for (const cls of compound.classes) best = shorter(best, this.list(this.classes, cls));
     if (compound.tag) best = shorter(best, this.list(this.tags, compound.tag));
-    for (const test of compound.attrs) best = shorter(best, this.list(this.attrs, test.name));
+    for (const test of compound.attrs) best = shorter(best, this.namedLists(test.name).elements);
     return best;
   }
 
@@ -76,7 +125,7 @@ class ElementIndex {
     if (compound.ids.length) return this.list(this.ids, compound.ids[0]);
     if (compound.classes.length) return this.list(this.classes, compound.classes[0]);
     if (compound.tag) return this.list(this.tags, compound.tag);
-    if (compound.attrs.length) return this.list(this.attrs, compound.attrs[0].name);
+    if (compound.attrs.length) return this.namedLists(compound.attrs[0].name).elements;
     return all > 0 ? null : [];
   }
 }
@@ -85,15 +134,22 @@ function want(lists: Lists, key: string): void {
   if (!lists.has(key)) lists.set(key, []);
 }
 
+function wantNamed(named: NamedLists, name: string): void {
+  if (!named.has(name)) named.set(name, { elements: [], values: [] });
+}
+
 /** The second list when strictly shorter (the first of equal ones is kept). */
 function shorter(best: number[], list: number[]): number[] {
   return list.length < best.length ? list : best;
 }
 
-/** Fills each list of the maps with the elements having its key, in one pass over the elements. */
-function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: Lists, attrs: Lists): void {
+/**
+ * Fills each list of the maps with the elements having its key, and each named entry with the
+ * elements having its attribute and their values, in one pass over the elements.
+ */
+function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: Lists, named: NamedLists): void {
   const byTag = tags.size > 0;
-  const byAttribute = ids.size > 0 || classes.size > 0 || attrs.size > 0;
+  const byAttribute = ids.size > 0 || classes.size > 0 || named.size > 0;
   if (!byTag && !byAttribute) return;
   const wantedClasses = [...classes];
   const elements = doc.elements;
@@ -104,7 +160,11 @@ function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: List
     const list = element.attrs;
     for (let k = 0; k < list.length; k += 2) {
       const name = list[k];
-      attrs.get(name)?.push(index);
+      const lists = named.get(name);
+      if (lists !== undefined) {
+        lists.elements.push(index);
+        lists.values.push(list[k + 1]);
+      }
       if (name === 'id') ids.get(list[k + 1])?.push(index);
       else if (name === 'class') {
         for (const [cls, listed] of wantedClasses)
@@ -130,9 +190,7 @@ export class DomMatcher {
     rules: readonly DomRule[] = [],
   ) {
     this.index = new ElementIndex(doc);
-    for (const rule of rules)
-      for (const complex of rule.complexes ?? [])
-        this.index.want(complex.compounds[complex.compounds.length - 1]);
+    for (const rule of rules) this.index.want(rule.indexKeys);
   }
 
   /** The elements (ascending indices in the document) the rule's selector matches. */
@@ -149,11 +207,33 @@ export class DomMatcher {
     return textContent(this.doc, this.doc.elements[element]).slice(0, TEXT_CONTENT_LIMIT);
   }
 
+  /**
+   * The regex's match in the first of the elements' texts (trimmed, the empty ones skipped) it
+   * matches, null when none. A descendant's text is part of its ancestor's: when the regex reads
+   * only the characters it consumes and missed the ancestor's whole text, it misses the
+   * descendant's, which is then neither built nor read (the first elements of a `div` rule are
+   * mostly wrappers of the whole page).
+   */
+  firstTextMatch(elements: readonly number[], regex: RegExp): RegExpExecArray | null {
+    const closed = isAssertionFree(regex);
+    let missedUpTo = -1;
+    for (const element of elements) {
+      if (element <= missedUpTo) continue;
+      const whole = this.text(element);
+      const text = whole.trim();
+      const match = text ? regex.exec(text) : null;
+      if (match) return match;
+      if (closed && whole.length < TEXT_CONTENT_LIMIT) missedUpTo = this.doc.elements[element].end;
+    }
+    return null;
+  }
+
   private lightNodes(complexes: Complex[]): number[] {
     const elements = this.doc.elements;
     const marks = (this.marks ??= new Uint8Array(elements.length));
     const out: number[] = [];
     for (const complex of complexes) {
+      if (!this.index.possible(complex)) continue;
       const last = complex.compounds[complex.compounds.length - 1];
       const candidates = this.index.candidates(last, elements.length);
       const limit = Math.min(candidates ? candidates.length : elements.length, MAX_DOM_CANDIDATES);

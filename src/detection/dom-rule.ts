@@ -1,4 +1,5 @@
 import { parseSelectorList, type Complex } from './css-selector';
+import { selectorKeysOf, type SelectorKeys } from './selector-keys';
 import type { Pattern } from './pattern';
 
 export interface DomAttribute {
@@ -27,6 +28,13 @@ export class DomRule {
     readonly text: Pattern | null,
   ) {
     this.parsed = complexes;
+  }
+
+  private keys: SelectorKeys | undefined;
+
+  /** What a page's element index must list for this rule (none when the engine cannot read it). */
+  get indexKeys(): SelectorKeys {
+    return (this.keys ??= selectorKeysOf(this.complexes ?? []));
   }
 
   /** Parsed selector, or null when the engine cannot read it (the rule then never matches). */

@@ -1,24 +1,16 @@
 import { tokenCount } from '../../../src/detection/css-selector';
+import { seededRandom } from '../../helpers/seeded-random';
 
 /** The reference: the tokens `split(/\s+/)` gives, counted. */
 function splitCount(value: string, token: string): number {
   return value.split(/\s+/).filter((t) => t === token).length;
 }
 
-/** A small deterministic generator (no seed from the clock: a failure reproduces). */
-function generator(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 describe('tokenCount, the class and ~= test without splitting', () => {
   it('counts what split(/\\s+/) gives, whitespace of every kind included', () => {
     const pieces = ['a', 'b', 'ab', ' ', '  ', '\t', '\n', '\u00a0', '\u2003', '\ufeff', '-', 'é'];
     const tokens = ['a', 'b', 'ab', 'a b', '', 'é', 'a-b', '\u00a0'];
-    const random = generator(7);
+    const random = seededRandom(7);
     const wrong: [string, string, number][] = [];
     for (let n = 0; n < 20_000; n++) {
       let value = '';
