@@ -73,7 +73,7 @@ const NAMED_CHARACTER = new Map(Object.entries(NAMED));
  * per "&" instead of one per name (a name not in NAMED sends the piece to htmlparser2, as any other
  * "&" does).
  */
-const SIMPLE_ENTITY = /&(?:([a-z]{2,6})|#(\d{1,6})|#[xX]([0-9a-fA-F]{1,5}));/g;
+const SIMPLE_ENTITY = /&(?:([a-z]{2,6})|#(\d{1,6})|#[xX]([0-9a-fA-F]{1,5}));/y;
 
 function simpleEntity(
   name: string | undefined,
@@ -88,26 +88,43 @@ function simpleEntity(
   return null;
 }
 
-/** Splits a piece on its entities when all are simple: [text, entity, text, entity, ..., text], else null. */
-function simplePieces(raw: string): string[] | null {
+/**
+ * In an attribute value, "&" then letters and digits then "=" is never a character reference: the
+ * tokenizer leaves a reference not ended by ";" alone when "=" or a letter or digit follows it, and a
+ * name can only reach up to the "=". These are query strings (`?a=1&b=2`), the most common "&" in
+ * attribute values written without `&amp;`.
+ */
+const QUERY_AMPERSAND = /&[a-zA-Z0-9]+=/y;
+
+/**
+ * Splits a piece on its entities when all are simple: [text, entity, text, entity, ..., text], else
+ * null. In an attribute (`attribute`), a query string's "&" is kept as written.
+ */
+function simplePieces(raw: string, attribute: boolean): string[] | null {
   const out: string[] = [];
   let last = 0;
-  SIMPLE_ENTITY.lastIndex = 0;
-  for (let m = SIMPLE_ENTITY.exec(raw); m !== null; m = SIMPLE_ENTITY.exec(raw)) {
-    if (raw.indexOf('&', last) < m.index) return null; // an "&" that is not a simple entity
+  for (let at = raw.indexOf('&'); at >= 0; at = raw.indexOf('&', at + 1)) {
+    if (attribute) {
+      QUERY_AMPERSAND.lastIndex = at;
+      if (QUERY_AMPERSAND.test(raw)) continue;
+    }
+    SIMPLE_ENTITY.lastIndex = at;
+    const m = SIMPLE_ENTITY.exec(raw);
+    if (m === null) return null; // an "&" that is not a simple entity
     const decoded = simpleEntity(m[1], m[2], m[3]);
     if (decoded === null) return null;
-    out.push(raw.slice(last, m.index), decoded);
-    last = m.index + m[0].length;
+    out.push(raw.slice(last, at), decoded);
+    last = at + m[0].length;
+    at = last - 1;
   }
-  if (out.length === 0 || raw.indexOf('&', last) >= 0) return null;
+  if (out.length === 0 && !attribute) return null;
   out.push(raw.slice(last));
   return out;
 }
 
 export function decodeAttribute(raw: string): string {
   if (raw.indexOf('&') < 0) return raw;
-  const simple = simplePieces(raw);
+  const simple = simplePieces(raw, true);
   if (simple) return simple.join('');
   const quote = raw.indexOf('"') < 0 ? '"' : raw.indexOf("'") < 0 ? "'" : '';
   attributeValue = raw;
@@ -120,7 +137,7 @@ export function decodeAttribute(raw: string): string {
  * htmlparser2's text events: the text before an entity, then the entity's character, and so on.
  */
 export function decodedTextPieces(raw: string, title: boolean): string[] {
-  const simple = simplePieces(raw);
+  const simple = simplePieces(raw, false);
   if (simple) return simple.filter((piece) => piece !== '');
   pieces = [];
   decode(title ? `<title>${raw}</title>` : raw);

@@ -53,4 +53,52 @@ describe('markup entities decoded without htmlparser2', () => {
       expect(decodeAttribute(text)).toBe(parserAttribute(text));
     }
   });
+
+  it('keeps a query string\'s "&" in an attribute as htmlparser2 does', () => {
+    for (const value of [
+      'probe?target=a&module=http_2xx&debug=true',
+      '/s?a=1&amp=2&copy=3&not=4&notin=5&AMP=6&1=7',
+      '?x=1&y=2&amp;z=3',
+      '?a=&b=',
+      '&euro=1&euro;',
+    ])
+      expect(decodeAttribute(value)).toBe(parserAttribute(value));
+  });
+
+  it('decodes random values and texts as htmlparser2 does', () => {
+    // A seeded generator, so a failure repeats.
+    let seed = 0x2545f491;
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const parts = [
+      '&',
+      'amp',
+      'copy',
+      'not',
+      'notin',
+      'euro',
+      'AMP',
+      'x',
+      '1',
+      '=',
+      ';',
+      '#',
+      '#x',
+      '38',
+      'a0',
+      ' ',
+      '?',
+      '/',
+    ];
+    for (let n = 0; n < 3000; n++) {
+      let raw = '';
+      for (let k = next(8) + 1; k > 0; k--) raw += parts[next(parts.length)];
+      expect(decodeAttribute(raw)).toBe(parserAttribute(raw));
+      expect(decodedTextPieces(raw, false).join('')).toBe(parserTextEvents(raw).join(''));
+    }
+  });
 });
