@@ -83,3 +83,59 @@ describe('literal scanner against a reference', () => {
     }
   });
 });
+
+describe('literal scanner edge cases', () => {
+  function foundIn(literals: readonly string[], text: string): string[] {
+    const found = new Uint8Array(literals.length);
+    new LiteralScanner(literals).scan(text, found);
+    return literals.filter((_, id) => found[id] !== 0);
+  }
+
+  it('finds literals at the very start and end of the text, and a text that is one literal', () => {
+    const literals = ['jquery.min.js', 'wp-content', 'gtag', 'abc', 'ga'];
+    expect(foundIn(literals, 'jquery.min.js and wp-content')).toEqual(['jquery.min.js', 'wp-content']);
+    expect(foundIn(literals, 'wp-content')).toEqual(['wp-content']);
+    expect(foundIn(literals, 'gtag')).toEqual(['gtag']);
+    expect(foundIn(literals, 'ga')).toEqual(['ga']);
+  });
+
+  it('finds nothing where only part of a literal is there, cut by either end of the text', () => {
+    const literals = ['jquery.min.js', 'wp-content/themes'];
+    // The anchor of each literal is present but the text ends (or starts) inside the literal.
+    expect(foundIn(literals, 'jquery.min.j')).toEqual([]);
+    expect(foundIn(literals, 'query.min.js')).toEqual([]);
+    expect(foundIn(literals, 'wp-content/theme')).toEqual([]);
+    expect(foundIn(literals, 'p-content/themes')).toEqual([]);
+    expect(foundIn(literals, '')).toEqual([]);
+    expect(foundIn(literals, 'j')).toEqual([]);
+  });
+
+  it('finds literals whatever their case, with two-byte characters', () => {
+    const literals = ['šablona-theme', 'отправить', 'café-bar.js'];
+    expect(foundIn(literals, '<p>ŠABLONA-Theme</p>')).toEqual(['šablona-theme']);
+    expect(foundIn(literals, 'ОТПРАВИТЬ')).toEqual(['отправить']);
+    expect(foundIn(literals, 'x CAFÉ-BAR.JS x')).toEqual(['café-bar.js']);
+    // 'š' (U+0161) and 'a' (U+0061) share their low 8 bits: the folded windows match, the literal does not.
+    expect(foundIn(literals, 'aablona-theme')).toEqual([]);
+    expect(foundIn(literals, 'šablona-thema')).toEqual([]);
+  });
+
+  it('finds literals straddling a batch boundary, and not their near misses', () => {
+    const literals = ['0123456789abcdef', 'boundary-literal'];
+    for (let offset = 1; offset < 16; offset++) {
+      const text = 'x'.repeat(BATCH - offset) + 'BOUNDARY-literal' + 'y'.repeat(offset);
+      expect(foundIn(literals, text)).toEqual(['boundary-literal']);
+      const cut = 'x'.repeat(BATCH - offset) + 'boundary-literaX';
+      expect(foundIn(literals, cut)).toEqual([]);
+    }
+  });
+
+  it('counts a literal once when found again in a later text of the same scan', () => {
+    const literals = ['wp-content/plugins', 'gtag'];
+    const scanner = new LiteralScanner(literals);
+    const found = new Uint8Array(literals.length);
+    expect(scanner.scan('a wp-content/plugins b', found)).toBe(1);
+    expect(scanner.scan('wp-content/plugins gtag', found)).toBe(1);
+    expect([...found]).toEqual([1, 1]);
+  });
+});
