@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 
 import { decodeAttribute, decodedTextPieces, SIMPLE_ENTITY_NAMES } from '../../../src/html/markup-entities';
+import { seededRandom } from '../../helpers/seeded-random';
 
 const OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
 
@@ -66,14 +67,8 @@ describe('markup entities decoded without htmlparser2', () => {
   });
 
   it('decodes random values and texts as htmlparser2 does', () => {
-    // A seeded generator, so a failure repeats.
-    let seed = 0x2545f491;
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
+    const random = seededRandom(0x2545f491);
+    const next = (n: number): number => Math.floor(random() * n);
     const parts = [
       '&',
       'amp',
