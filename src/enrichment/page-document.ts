@@ -118,13 +118,6 @@ const NOT_SPACE = /\S/;
 /** White space that collapsing to single spaces changes: a run of two, or one that is not " ". */
 const SPACE_TO_COLLAPSE = /\s\s|[^\S ]/;
 const NO_ATTRIBUTES: readonly string[] = [];
-/**
- * The marks read per token, as this module's own constants: through the html module's re-exports
- * each read is a getter call wherever the optimizing compiler does not inline it.
- */
-const RAW = TOKEN.RAW;
-const RCDATA = TOKEN.RCDATA;
-const NO_START_TOKEN = IMPLIED;
 
 /**
  * Reads one page and keeps, within LIMITS, what the extractors need. The page is read once for all
@@ -217,7 +210,7 @@ class PageDocumentReader extends MarkupWalk {
       this.endSegmentIn(this.stack.length > 0 ? this.stack[this.stack.length - 1] : '');
       if (flags & BLOCK) this.text.pushNewline();
     }
-    const raw = token === NO_START_TOKEN ? NO_ATTRIBUTES : (this.tokens.attrs[token] as string[]);
+    const raw = token === IMPLIED ? NO_ATTRIBUTES : (this.tokens.attrs[token] as string[]);
     if (raw.length > 0 && hasMicrodata(raw))
       this.microdata.open(this.stack.length + 1, name, attributesOf(raw), this.url);
     const doc = this.doc;
@@ -300,10 +293,11 @@ class PageDocumentReader extends MarkupWalk {
   protected onText(kind: number, from: number, to: number): void {
     // Hidden text is neither kept nor decoded.
     if (this.skipDepth > 0 && this.jsonLdText === null && !this.inTitle) return;
-    if (kind === RAW || !this.holdsAmpersand(from, to)) this.textEvent(this.html, from, to);
+    if (kind === TOKEN.RAW || !this.holdsAmpersand(from, to)) this.textEvent(this.html, from, to);
     else {
       const raw = this.html.slice(from, to);
-      for (const piece of decodedTextPieces(raw, kind === RCDATA)) this.textEvent(piece, 0, piece.length);
+      for (const piece of decodedTextPieces(raw, kind === TOKEN.RCDATA))
+        this.textEvent(piece, 0, piece.length);
     }
   }
 

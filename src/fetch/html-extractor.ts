@@ -1,8 +1,4 @@
-// The modules themselves, not the '../html' index: its re-exports are getters, one call per use in
-// the loops below.
-import { TOKEN } from '../html/light-document';
-import { attributeOf } from '../html/markup-entities';
-import { parsePageHtml, type ParsedHtml } from '../html/parsed-html';
+import { attributeOf, parsePageHtml, TOKEN, type ParsedHtml } from '../html';
 import { LinkResolver } from './link-resolver';
 
 /** What the fetcher needs from a page's markup (detection reads the HTML itself). */
