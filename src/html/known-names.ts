@@ -48,7 +48,7 @@ const ATTRIBUTE_NAMES = [
 
 /**
  * Math.imul read once: under the test runner (code in a vm context) a `Math.imul` looked up in a hot
- * loop is not inlined and costs about 40 times the loop's own work; read once, it costs nothing anywhere.
+ * loop is not inlined and costs many times the loop's own work; read once, it costs nothing anywhere.
  */
 const imul = Math.imul;
 const SLOTS = 2048;
