@@ -1,5 +1,6 @@
 import { LiteralTable, type LiteralScan } from './literal-table';
 import type { Pattern } from './pattern';
+import { sortIndices } from './sort-indices';
 
 export interface PatternEntry {
   /** Index of the technology in Fingerprints.technologies. */
@@ -108,7 +109,7 @@ export class PatternSet {
       out.push(index);
     }
     for (const index of out) marks[index] = 0;
-    out.sort(ascending);
+    sortIndices(out);
     let kept = 0;
     for (const index of out) if (this.hasFurther(index, scans)) out[kept++] = index;
     out.length = kept;
@@ -150,8 +151,4 @@ export class PatternSet {
     }
     return true;
   }
-}
-
-function ascending(a: number, b: number): number {
-  return a - b;
 }
