@@ -3,6 +3,7 @@ import { complexMatches, tokenCount, type Complex, type Compound } from './css-s
 import type { DomRule } from './fingerprints';
 import { PageAttributeValues } from './page-attribute-values';
 import type { SelectorKeys } from './selector-keys';
+import { sortIndices } from './sort-indices';
 import { getAttribute, textContent, type LightDocument } from '../html';
 
 /** Nodes a selector may yield per rule, as the reference browser driver caps detections at 50. */
@@ -24,9 +25,10 @@ type NamedLists = Map<string, Named>;
 /**
  * Indexes of the light tree by what selectors key on, for the keys the page's rules name only: a
  * page runs a few dozen rules naming a few dozen keys, so listing every tag, attribute and class of
- * every element (most of them never looked up) is work thrown away. The lists are made in one pass
- * over the elements, on the first look-up. Each list holds an element once per occurrence of its key
- * (a class written twice lists it twice), ascending.
+ * every element (most of them never looked up) is work thrown away. Tags and attribute names are
+ * listed in one pass over the elements, on the first look-up; an id's or a class's list is read off
+ * the page's `id` or `class` values when first asked for. Each list holds an element once per
+ * occurrence of its key (a class written twice lists it twice), ascending.
  */
 class ElementIndex {
   private readonly tags: Lists = new Map();
@@ -41,30 +43,55 @@ class ElementIndex {
   /** Registers the keys a rule's look-ups use (before the first look-up; later ones still work). */
   want(keys: SelectorKeys): void {
     for (const tag of keys.tags) want(this.tags, tag);
-    for (const id of keys.ids) want(this.ids, id);
-    for (const cls of keys.classes) want(this.classes, cls);
+    if (keys.ids.length > 0) wantNamed(this.named, 'id');
+    if (keys.classes.length > 0) wantNamed(this.named, 'class');
     for (const name of keys.names) wantNamed(this.named, name);
   }
 
   private build(): void {
-    listElements(this.doc, this.tags, this.ids, this.classes, this.named);
+    listElements(this.doc, this.tags, this.named);
     this.built = true;
   }
 
-  private list(lists: Lists, key: string): number[] {
+  private tagList(tag: string): number[] {
     if (!this.built) this.build();
-    let list = lists.get(key);
+    let list = this.tags.get(tag);
     if (list === undefined) {
-      // A key no registered compound named: listed on its own.
-      const one: Lists = new Map([[key, []]]);
-      const none: Lists = new Map();
-      const noNames: NamedLists = new Map();
-      if (lists === this.tags) listElements(this.doc, one, none, none, noNames);
-      else if (lists === this.ids) listElements(this.doc, none, one, none, noNames);
-      else listElements(this.doc, none, none, one, noNames);
-      list = one.get(key) as number[];
-      lists.set(key, list);
+      // A tag no registered compound named: listed on its own.
+      const one: Lists = new Map([[tag, []]]);
+      listElements(this.doc, one, new Map());
+      list = one.get(tag) as number[];
+      this.tags.set(tag, list);
     }
+    return list;
+  }
+
+  /** The elements whose id is `id`: those of the page's `id` values equal to it. */
+  private idList(id: string): number[] {
+    return this.ids.get(id) ?? this.read(this.ids, id, 'id', (value) => (value === id ? 1 : 0));
+  }
+
+  /**
+   * The elements having class `cls`, once per occurrence of it in their `class` value. Most classes
+   * a page's rules name are not on the page: one look at all its class values together says so,
+   * and then no value is read on its own.
+   */
+  private classList(cls: string): number[] {
+    const listed = this.classes.get(cls);
+    if (listed !== undefined) return listed;
+    if (!this.page.holds(this.namedLists('class').values, 'class', cls, false)) {
+      this.classes.set(cls, []);
+      return [];
+    }
+    return this.read(this.classes, cls, 'class', (value) => tokenCount(value, cls));
+  }
+
+  /** Lists under `key` each element as many times as `count` gives for its value of attribute `name`. */
+  private read(lists: Lists, key: string, name: string, count: (value: string) => number): number[] {
+    const { elements, values } = this.namedLists(name);
+    const list: number[] = [];
+    for (let k = 0; k < values.length; k++) for (let n = count(values[k]); n > 0; n--) list.push(elements[k]);
+    lists.set(key, list);
     return list;
   }
 
@@ -76,8 +103,7 @@ class ElementIndex {
       // A name no registered compound tested: read on its own.
       const one: NamedLists = new Map();
       wantNamed(one, name);
-      const none: Lists = new Map();
-      listElements(this.doc, none, none, none, one);
+      listElements(this.doc, new Map(), one);
       named = one.get(name) as Named;
       this.named.set(name, named);
     }
@@ -93,8 +119,8 @@ class ElementIndex {
     const compounds = complex.compounds;
     for (let c = 0; c < compounds.length; c++) {
       const compound = compounds[c];
-      for (const id of compound.ids) if (this.list(this.ids, id).length === 0) return false;
-      for (const cls of compound.classes) if (this.list(this.classes, cls).length === 0) return false;
+      for (const id of compound.ids) if (this.idList(id).length === 0) return false;
+      for (const cls of compound.classes) if (this.classList(cls).length === 0) return false;
       for (const test of compound.attrs) {
         const values = this.namedLists(test.name).values;
         if (values.length === 0) return false;
@@ -114,17 +140,17 @@ class ElementIndex {
     const first = this.firstCandidates(compound, all);
     if (first === null || first.length <= 1 || first.length > MAX_DOM_CANDIDATES) return first;
     let best = first;
-    for (const id of compound.ids) best = shorter(best, this.list(this.ids, id));
-    for (const cls of compound.classes) best = shorter(best, this.list(this.classes, cls));
-    if (compound.tag) best = shorter(best, this.list(this.tags, compound.tag));
+    for (const id of compound.ids) best = shorter(best, this.idList(id));
+    for (const cls of compound.classes) best = shorter(best, this.classList(cls));
+    if (compound.tag) best = shorter(best, this.tagList(compound.tag));
     for (const test of compound.attrs) best = shorter(best, this.namedLists(test.name).elements);
     return best;
   }
 
   private firstCandidates(compound: Compound, all: number): number[] | null {
-    if (compound.ids.length) return this.list(this.ids, compound.ids[0]);
-    if (compound.classes.length) return this.list(this.classes, compound.classes[0]);
-    if (compound.tag) return this.list(this.tags, compound.tag);
+    if (compound.ids.length) return this.idList(compound.ids[0]);
+    if (compound.classes.length) return this.classList(compound.classes[0]);
+    if (compound.tag) return this.tagList(compound.tag);
     if (compound.attrs.length) return this.namedLists(compound.attrs[0].name).elements;
     return all > 0 ? null : [];
   }
@@ -144,14 +170,13 @@ function shorter(best: number[], list: number[]): number[] {
 }
 
 /**
- * Fills each list of the maps with the elements having its key, and each named entry with the
- * elements having its attribute and their values, in one pass over the elements.
+ * Fills each list of `tags` with the elements of its tag, and each named entry with the elements
+ * having its attribute and their values, in one pass over the elements.
  */
-function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: Lists, named: NamedLists): void {
+function listElements(doc: LightDocument, tags: Lists, named: NamedLists): void {
   const byTag = tags.size > 0;
-  const byAttribute = ids.size > 0 || classes.size > 0 || named.size > 0;
+  const byAttribute = named.size > 0;
   if (!byTag && !byAttribute) return;
-  const wantedClasses = [...classes];
   const elements = doc.elements;
   for (let index = 0; index < elements.length; index++) {
     const element = elements[index];
@@ -159,16 +184,10 @@ function listElements(doc: LightDocument, tags: Lists, ids: Lists, classes: List
     if (!byAttribute) continue;
     const list = element.attrs;
     for (let k = 0; k < list.length; k += 2) {
-      const name = list[k];
-      const lists = named.get(name);
+      const lists = named.get(list[k]);
       if (lists !== undefined) {
         lists.elements.push(index);
         lists.values.push(list[k + 1]);
-      }
-      if (name === 'id') ids.get(list[k + 1])?.push(index);
-      else if (name === 'class') {
-        for (const [cls, listed] of wantedClasses)
-          for (let n = tokenCount(list[k + 1], cls); n > 0; n--) listed.push(index);
       }
     }
   }
@@ -183,6 +202,13 @@ export class DomMatcher {
   private readonly index: ElementIndex;
   /** Elements a rule already yielded (set while matching one rule, cleared after). */
   private marks: Uint8Array | null = null;
+  /**
+   * What each selector yielded: a page's rules repeat selectors (several technologies look at
+   * `style` or `script` elements), and the same selector yields the same elements.
+   */
+  private readonly bySelector = new Map<string, readonly number[]>();
+  /** Elements' texts already built: rules of one selector read the same elements' texts. */
+  private readonly texts = new Map<number, string>();
 
   /** `rules`: those the page will run, whose keys the index lists (others may run too, at a cost). */
   constructor(
@@ -194,9 +220,14 @@ export class DomMatcher {
   }
 
   /** The elements (ascending indices in the document) the rule's selector matches. */
-  nodes(rule: DomRule): number[] {
-    const complexes = rule.complexes;
-    return complexes ? this.lightNodes(complexes) : [];
+  nodes(rule: DomRule): readonly number[] {
+    let nodes = this.bySelector.get(rule.selector);
+    if (nodes === undefined) {
+      const complexes = rule.complexes;
+      nodes = complexes ? this.lightNodes(complexes) : [];
+      this.bySelector.set(rule.selector, nodes);
+    }
+    return nodes;
   }
 
   attribute(element: number, name: string): string | null {
@@ -204,7 +235,12 @@ export class DomMatcher {
   }
 
   text(element: number): string {
-    return textContent(this.doc, this.doc.elements[element]).slice(0, TEXT_CONTENT_LIMIT);
+    let text = this.texts.get(element);
+    if (text === undefined) {
+      text = textContent(this.doc, this.doc.elements[element]).slice(0, TEXT_CONTENT_LIMIT);
+      this.texts.set(element, text);
+    }
+    return text;
   }
 
   /**
@@ -247,11 +283,7 @@ export class DomMatcher {
     }
     for (const index of out) marks[index] = 0;
     // One complex yields its elements in ascending order already.
-    if (complexes.length > 1) out.sort(ascending);
+    if (complexes.length > 1) sortIndices(out);
     return out;
   }
-}
-
-function ascending(a: number, b: number): number {
-  return a - b;
 }

@@ -82,6 +82,28 @@ describe('DomMatcher rules out complexes by the values the page holds', () => {
     expect(select('<a id="e" href=""></a>', 'a[href=""]')).toEqual(['e']);
   });
 
+  it('classes and ids are read off the values: absent, repeated, or in a value with others', () => {
+    const html =
+      '<p id="a" class="k k"></p><p id="b" class="kk x-k"></p><p id="c" class=" x\tk "></p><p id="d"></p>';
+    expect(select(html, '.k')).toEqual(['a', 'c']);
+    expect(select(html, 'p.x-k')).toEqual(['b']);
+    expect(select(html, '.absent, #d')).toEqual(['d']);
+    expect(select(html, '.kk.x-k#b')).toEqual(['b']);
+    expect(select(html, '#a.k, #c')).toEqual(['a', 'c']);
+    expect(select(html, '[class*="k x"]')).toEqual(['b']);
+    expect(select(html, '[class*="k k x"]')).toEqual([]);
+  });
+
+  it('rules of one selector get the same elements, whichever comes first', () => {
+    const doc = parseHtml('<style id="s1">a{}</style><div><style id="s2">b{}</style></div>');
+    const first = new DomRule(1, 'style', undefined, null, null, [], null);
+    const second = new DomRule(2, 'style', undefined, null, null, [], null);
+    const matcher = new DomMatcher(doc, [first, second]);
+    expect(matcher.nodes(second)).toEqual(bruteForce(doc, first));
+    expect(matcher.nodes(first)).toEqual(matcher.nodes(second));
+    expect(matcher.nodes(rule('div > style'))).toEqual([2]);
+  });
+
   it('a rule the matcher was not told about still matches', () => {
     const doc = parseHtml('<div id="a" class="k" data-v="w"></div>');
     const r = rule('div.k[data-v=w]');
@@ -94,7 +116,12 @@ describe('DomMatcher.firstTextMatch', () => {
     '<div id="outer">outer <div id="mid">mid <div id="inner">inner HiOS-x-1.2.3</div></div></div><div id="after">after</div>';
 
   /** The reference: every element's trimmed text tried in turn. */
-  function reference(doc: LightDocument, matcher: DomMatcher, nodes: number[], regex: RegExp): string | null {
+  function reference(
+    doc: LightDocument,
+    matcher: DomMatcher,
+    nodes: readonly number[],
+    regex: RegExp,
+  ): string | null {
     for (const node of nodes) {
       const text = matcher.text(node).trim();
       const match = text ? regex.exec(text) : null;
