@@ -432,21 +432,40 @@ function anyMatches(doc: LightDocument, index: number, list: readonly Complex[])
 
 /**
  * Strings that must occur (case-insensitively) in the markup for the complex selector to match anything:
- * tag and attribute names, ids, classes and attribute-value fragments. Returns the longest one.
+ * tag and attribute names, ids, classes and attribute-value fragments. Returns the longest of the
+ * ids, classes and value fragments (what the page author wrote, rare across pages), else the longest
+ * of the tag and attribute names (`div`, `href`, `content`: on nearly every page, so a rule keyed on
+ * one runs on nearly every page). A value's fragments are its runs without `&<>"'` or whitespace,
+ * the characters markup may write otherwise.
  */
 export function selectorLiteral(complex: Complex): string | null {
-  let best = '';
-  const consider = (text: string): void => {
-    if (text.length > best.length && !/[&<>"'\s]/.test(text)) best = text;
+  let named = '';
+  let written = '';
+  const name = (text: string): void => {
+    named = longerLiteral(named, text);
+  };
+  const value = (text: string): void => {
+    written = longerLiteral(written, text);
   };
   for (const compound of complex.compounds) {
-    if (compound.tag) consider(compound.tag);
-    compound.ids.forEach(consider);
-    compound.classes.forEach(consider);
+    if (compound.tag) name(compound.tag);
+    compound.ids.forEach(value);
+    compound.classes.forEach(value);
     for (const test of compound.attrs) {
-      consider(test.name);
-      if (test.op !== '' && test.op !== '|=') consider(test.value);
+      name(test.name);
+      if (test.op !== '' && test.op !== '|=') value(test.value);
     }
   }
+  const best = written.length >= 3 ? written : named;
   return best.length >= 3 ? best.toLowerCase() : null;
+}
+
+/** Characters a selector's text may be written otherwise in markup (an entity, other quotes, `&#10;`). */
+const NOT_AS_WRITTEN = /[&<>"'\s]+/;
+
+/** `best`, or the first fragment of `text` strictly longer than it (see `selectorLiteral`). */
+export function longerLiteral(best: string, text: string): string {
+  if (!NOT_AS_WRITTEN.test(text)) return text.length > best.length ? text : best;
+  for (const fragment of text.split(NOT_AS_WRITTEN)) if (fragment.length > best.length) best = fragment;
+  return best;
 }

@@ -1,4 +1,4 @@
-import { isIdentChar, isSpace } from './css-selector';
+import { isIdentChar, isSpace, longerLiteral } from './css-selector';
 
 /**
  * The prefilter literals of a selector from one allocation-light pass, without building its parse
@@ -32,16 +32,19 @@ export function scanSelectorLiterals(selector: string): string[] | null | undefi
   let everyComplexHasOne = true;
   for (;;) {
     spaces();
-    let best = '';
+    let named = '';
+    let written = '';
     // One complex: compounds joined by combinators.
     for (;;) {
       const start = i;
       let tag = '';
-      // Per compound, selectorLiteral considers the tag, then ids, then classes, then attributes: the
-      // first longest of each kind, in that order, gives the same choice.
+      // Per compound, selectorLiteral considers the tag and attribute names (in that order) as one kind,
+      // and ids, then classes, then attribute values as the other: the first longest of each, in
+      // that order, gives the same choice.
       let id = '';
       let cls = '';
       let attr = '';
+      let value = '';
       if (code(i) === 42) i++;
       else if (isIdentChar(code(i))) {
         const name = ident();
@@ -55,14 +58,14 @@ export function scanSelectorLiterals(selector: string): string[] | null | undefi
           i++;
           const name = ident();
           if (!name) return undefined;
-          if (c === 35) id = longer(id, name);
-          else cls = longer(cls, name);
+          if (c === 35) id = longerLiteral(id, name);
+          else cls = longerLiteral(cls, name);
         } else if (c === 91) {
           i++;
           spaces();
           const name = ident();
           if (!name) return undefined;
-          attr = longer(attr, name.toLowerCase());
+          attr = longerLiteral(attr, name.toLowerCase());
           spaces();
           let op = '';
           if (code(i) === 61) op = '=';
@@ -71,18 +74,18 @@ export function scanSelectorLiterals(selector: string): string[] | null | undefi
             i += op.length;
             spaces();
             const q = code(i);
-            let value: string | undefined;
+            let text: string | undefined;
             if (q === 34 || q === 39) {
               const close = s.indexOf(s[i], i + 1);
               if (close < 0) return undefined;
-              value = s.slice(i + 1, close);
-              if (value.includes('\\')) return undefined;
+              text = s.slice(i + 1, close);
+              if (text.includes('\\')) return undefined;
               i = close + 1;
             } else {
-              value = ident();
-              if (!value) return undefined;
+              text = ident();
+              if (!text) return undefined;
             }
-            if (op !== '|=') attr = longer(attr, value);
+            if (op !== '|=') value = longerLiteral(value, text);
             spaces();
             const flag = code(i);
             if ((flag === 105 || flag === 73 || flag === 115 || flag === 83) && !isIdentChar(code(i + 1))) {
@@ -97,7 +100,8 @@ export function scanSelectorLiterals(selector: string): string[] | null | undefi
         }
       }
       if (i === start) return undefined;
-      best = longer(longer(longer(longer(best, tag), id), cls), attr);
+      named = longerLiteral(longerLiteral(named, tag), attr);
+      written = longerLiteral(longerLiteral(longerLiteral(written, id), cls), value);
       const hadSpace = spaces();
       const c = code(i);
       if (c === 62 || c === 43 || c === 126) {
@@ -107,6 +111,7 @@ export function scanSelectorLiterals(selector: string): string[] | null | undefi
         break;
       }
     }
+    const best = written.length >= 3 ? written : named;
     if (best.length >= 3) {
       const literal = best.toLowerCase();
       if (!literals.includes(literal)) literals.push(literal);
@@ -118,9 +123,4 @@ export function scanSelectorLiterals(selector: string): string[] | null | undefi
     else return undefined;
   }
   return everyComplexHasOne ? literals : null;
-}
-
-/** What selectorLiteral keeps: the first longest text that cannot be part of markup syntax. */
-function longer(best: string, text: string): string {
-  return text.length > best.length && !/[&<>"'\s]/.test(text) ? text : best;
 }

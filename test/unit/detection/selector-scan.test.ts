@@ -35,6 +35,27 @@ describe('scanSelectorLiterals', () => {
       expect([selector, scanSelectorLiterals(selector)]).toEqual([selector, parsedLiterals(selector)]);
   });
 
+  it('prefers what the author wrote (ids, classes, value fragments) to tag and attribute names', () => {
+    const cases: [string, string[] | null][] = [
+      [
+        "a[title*='Powered by CheckoutChamp'], link[href*='checkoutchamp.com/']",
+        ['checkoutchamp', 'checkoutchamp.com/'],
+      ],
+      ["link[href*='antd']", ['antd']],
+      ["[class*='fa']", ['class']],
+      ["meta[name='author'][content*='Dealer Spike']", ['author']],
+      ['html.vkui', ['vkui']],
+      ['footer > div#abc', ['abc']],
+      ['section > div.ab', ['section']],
+      ["a[href*='x&amp;yyyy']", ['amp;yyyy']],
+      ['b, i', null],
+    ];
+    for (const [selector, literals] of cases) {
+      expect([selector, scanSelectorLiterals(selector)]).toEqual([selector, literals]);
+      expect([selector, parsedLiterals(selector)]).toEqual([selector, literals]);
+    }
+  });
+
   it('leaves the rest to the parser', () => {
     for (const selector of ['a:not(.b)', 'a\\.b', 'a,', 'a >', 'a[b', '[b="c]', 'a > > b', ''])
       expect(scanSelectorLiterals(selector)).toBeUndefined();
