@@ -1,3 +1,5 @@
+import { LiteralProbe, PROBE_BATCH, SCREEN_HASH } from './literal-probe';
+
 /**
  * One-pass, case-insensitive multi-literal scan: an anchored hash filter (as in Rabin-Karp and
  * Hyperscan's FDR). Each literal of 4+ characters is filed under one of its 4-character windows, the
@@ -33,9 +35,6 @@ const MIN_BITS = 8;
  */
 const SHORT_BITS = 16;
 const SHORT_SLOTS_PER_LITERAL_BITS = 9;
-/** Characters probed before the hits are compared (the hit buffer holds a batch's worst case). */
-const BATCH = 1024;
-const NO_MASKS = new Int32Array(0);
 
 /**
  * Literals filed by the hash of one window each, in a compact layout: checking a hit reads a few
@@ -71,12 +70,8 @@ export class LiteralScanner {
   private readonly fold: Uint16Array;
   private readonly long: Buckets;
   private readonly short: Buckets | null;
-  /** Masks of the short window lengths in use (0xffffff for 3 characters, ...). */
-  private readonly shortMasks: Int32Array;
-  /** Probe hits of one batch, in pairs: position (bitwise not for the short table) and window. */
-  private readonly hits = new Int32Array(BATCH * 2 * 4);
-  /** The rolling window carried from one batch to the next. */
-  private readonly state = new Int32Array(1);
+  /** The probe loop, in WebAssembly; its memory holds the bit tables of `long` and `short`. */
+  private readonly probe: LiteralProbe;
 
   constructor(readonly literals: readonly string[]) {
     const fold = foldTable(literals);
@@ -91,11 +86,24 @@ export class LiteralScanner {
       }
     });
     this.fold = fold;
-    this.long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS);
-    this.short = shortIds.length
+    const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS);
+    const short = shortIds.length
       ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
       : null;
-    this.shortMasks = Int32Array.from(shortLengths, (length) => windowMask(length));
+    this.probe = new LiteralProbe({
+      fold,
+      longWords: long.bits.length,
+      longShift: long.shift,
+      shortWords: short ? short.bits.length : 0,
+      shortShift: short ? short.shift : 0,
+      shortMasks: [...shortLengths].map(windowMask),
+    });
+    // The tables' bits live in the probe's memory, where the scan clears and restores them.
+    this.probe.longBits.set(long.bits);
+    fillScreen(long, this.probe.screenBits);
+    this.long = { ...long, bits: this.probe.longBits };
+    if (short) this.probe.shortBits.set(short.bits);
+    this.short = short ? { ...short, bits: this.probe.shortBits } : null;
   }
 
   /** Sets found[id] = 1 for every literal that occurs in text; returns how many new ones it found. */
@@ -138,68 +146,38 @@ export class LiteralScanner {
   }
 
   private scanWithClearing(text: string, found: Uint8Array): number {
-    const { fold, long, short, shortMasks } = this;
+    const { long, short, probe } = this;
     const longBits = long.bits;
     const longShift = long.shift;
-    const shortBits = short ? short.bits : longBits;
-    const shortShift = short ? short.shift : longShift;
-    // One short length (the usual case) is probed without a loop; no short literals, no probe.
-    const masks = short ? shortMasks : NO_MASKS;
-    const shortMask = masks.length === 1 ? masks[0] : -1;
-    // The probe loop only notes where a slot is set (position, bitwise not for the short table, and
-    // the window probed, from which the slot is hashed again); the comparisons run per batch, so the
-    // loop stays a few instructions per character.
-    const hits = this.hits;
-    const state = this.state;
-    state[0] = 0;
+    // The probe only notes where a slot is set (position, bitwise not for the short table, and the
+    // window probed, from which the slot is hashed again); the comparisons run per batch, so that a
+    // slot cleared in one batch is no longer hit in the next.
+    const hits = probe.hits;
+    probe.reset();
     let count = 0;
-    for (let from = 0; from < text.length; from += BATCH) {
-      const to = Math.min(text.length, from + BATCH);
-      const n =
-        shortMask >= 0
-          ? probeOneShort(
-              text,
-              from,
-              to,
-              fold,
-              longBits,
-              longShift,
-              shortBits,
-              shortShift,
-              shortMask,
-              hits,
-              state,
-            )
-          : probeManyShort(
-              text,
-              from,
-              to,
-              fold,
-              longBits,
-              longShift,
-              shortBits,
-              shortShift,
-              masks,
-              hits,
-              state,
-            );
-      for (let k = 0; k < n; k += 2) {
-        const at = hits[k];
-        const hitWindow = hits[k + 1];
-        if (at >= 0) {
-          const h = imul(hitWindow, HASH) >>> longShift;
-          if ((longBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
-          const result = this.verify(long, h, hitWindow, text, at, found);
-          count += result >>> 1;
-          if ((result & 1) !== 0) this.clear(longBits, h, h);
-        } else if (short !== null) {
-          const hs = imul(hitWindow, HASH) >>> shortShift;
-          if ((shortBits[hs >>> 5] & (1 << (hs & 31))) === 0) continue;
-          const result = this.verify(short, hs, hitWindow, text, ~at, found);
-          count += result >>> 1;
-          if ((result & 1) !== 0) this.clear(shortBits, hs, ~hs);
+    for (let chunk = 0; chunk < text.length; ) {
+      const chunkEnd = probe.load(text, chunk);
+      for (let from = chunk; from < chunkEnd; from += PROBE_BATCH) {
+        const n = probe.probe(chunk, from, Math.min(chunkEnd, from + PROBE_BATCH));
+        for (let k = 0; k < n; k += 2) {
+          const at = hits[k];
+          const hitWindow = hits[k + 1];
+          if (at >= 0) {
+            const h = imul(hitWindow, HASH) >>> longShift;
+            if ((longBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
+            const result = this.verify(long, h, hitWindow, text, at, found);
+            count += result >>> 1;
+            if ((result & 1) !== 0) this.clear(longBits, h, h);
+          } else if (short !== null) {
+            const hs = imul(hitWindow, HASH) >>> short.shift;
+            if ((short.bits[hs >>> 5] & (1 << (hs & 31))) === 0) continue;
+            const result = this.verify(short, hs, hitWindow, text, ~at, found);
+            count += result >>> 1;
+            if ((result & 1) !== 0) this.clear(short.bits, hs, ~hs);
+          }
         }
       }
+      chunk = chunkEnd;
     }
     return count;
   }
@@ -248,80 +226,6 @@ export class LiteralScanner {
     }
     return count * 2 + (pending ? 0 : 1);
   }
-}
-
-/**
- * Probes the characters [from, to) of text (the window rolling on from state[0]) and notes the hits in
- * pairs (position, window; the position bitwise not for the short table), returning their number.
- * Module-level functions of typed arrays and integers only: the loop's optimized code does not depend
- * on which scanner (and so which feedback) reached it first.
- */
-function probeOneShort(
-  text: string,
-  from: number,
-  to: number,
-  fold: Uint16Array,
-  longBits: Int32Array,
-  longShift: number,
-  shortBits: Int32Array,
-  shortShift: number,
-  shortMask: number,
-  hits: Int32Array,
-  state: Int32Array,
-): number {
-  let window = state[0];
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    // The last four folded characters, 8 bits each (collisions only cost a comparison).
-    window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
-    const h = imul(window, HASH) >>> longShift;
-    if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
-      hits[n++] = i;
-      hits[n++] = window;
-    }
-    const hs = imul(window & shortMask, HASH) >>> shortShift;
-    if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
-      hits[n++] = ~i;
-      hits[n++] = window & shortMask;
-    }
-  }
-  state[0] = window;
-  return n;
-}
-
-/** probeOneShort for any number of short window lengths (none included). */
-function probeManyShort(
-  text: string,
-  from: number,
-  to: number,
-  fold: Uint16Array,
-  longBits: Int32Array,
-  longShift: number,
-  shortBits: Int32Array,
-  shortShift: number,
-  masks: Int32Array,
-  hits: Int32Array,
-  state: Int32Array,
-): number {
-  let window = state[0];
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
-    const h = imul(window, HASH) >>> longShift;
-    if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
-      hits[n++] = i;
-      hits[n++] = window;
-    }
-    for (let m = 0; m < masks.length; m++) {
-      const hs = imul(window & masks[m], HASH) >>> shortShift;
-      if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
-        hits[n++] = ~i;
-        hits[n++] = window & masks[m];
-      }
-    }
-  }
-  state[0] = window;
-  return n;
 }
 
 /**
@@ -408,6 +312,15 @@ function writeRecords(
     records[at + RECORD_ID] = ids[n];
     records[at + RECORD_LENGTH] = literal.length;
     at += RECORD_CHARS + literal.length;
+  }
+}
+
+/** Sets the screen's bit of every filed literal's anchor window (see LiteralProbe.screenBits). */
+function fillScreen(buckets: Buckets, screen: Int32Array): void {
+  const { records, shift } = buckets;
+  for (let at = 0; at < records.length; at += RECORD_CHARS + records[at + RECORD_LENGTH]) {
+    const h = imul(records[at + RECORD_WINDOW], SCREEN_HASH) >>> shift;
+    screen[h >>> 5] |= 1 << (h & 31);
   }
 }
 
