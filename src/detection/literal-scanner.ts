@@ -1,4 +1,13 @@
-import { LiteralProbe, PROBE_BATCH, SCREEN_HASH } from './literal-probe';
+import {
+  CompiledLiteralScan,
+  RECORD_CHARS,
+  RECORD_END,
+  RECORD_ID,
+  RECORD_LENGTH,
+  RECORD_WINDOW,
+  SCREEN_HASH,
+  type ScanTable,
+} from './compiled-literal-scan';
 
 /**
  * One-pass, case-insensitive multi-literal scan: an anchored hash filter (as in Rabin-Karp and
@@ -36,42 +45,9 @@ const MIN_BITS = 8;
 const SHORT_BITS = 16;
 const SHORT_SLOTS_PER_LITERAL_BITS = 9;
 
-/**
- * Literals filed by the hash of one window each, in a compact layout: checking a hit reads a few
- * neighbouring words rather than scattered per-slot arrays, the literal list and the strings.
- */
-interface Buckets {
-  readonly shift: number;
-  /** Bit h set when some literal is filed under hash h (cleared during a scan once all are found). */
-  readonly bits: Int32Array;
-  /**
-   * Per 32-bit word of the table, in pairs: the number of occupied slots before the word and the
-   * word's bits as built (never cleared). An occupied slot's rank (its number among the occupied
-   * slots) is the first plus the bits set below it in the second.
-   */
-  readonly ranks: Int32Array;
-  /** The filed literals of the slot of rank r are at records[slotStart[r]..slotStart[r + 1]). */
-  readonly slotStart: Int32Array;
-  /**
-   * One record per filed literal: its id, the offset where its window ends, its length, its window
-   * packed as the scan packs it (8 bits per character), then its character codes.
-   */
-  readonly records: Int32Array;
-}
-
-const RECORD_ID = 0;
-const RECORD_END = 1;
-const RECORD_LENGTH = 2;
-const RECORD_WINDOW = 3;
-const RECORD_CHARS = 4;
-
 export class LiteralScanner {
-  /** Character code → the lowercase code literals use, 0 for a character no literal contains. */
-  private readonly fold: Uint16Array;
-  private readonly long: Buckets;
-  private readonly short: Buckets | null;
-  /** The probe loop, in WebAssembly; its memory holds the bit tables of `long` and `short`. */
-  private readonly probe: LiteralProbe;
+  /** The scan, in WebAssembly, over tables built here. */
+  private readonly compiled: CompiledLiteralScan;
 
   constructor(readonly literals: readonly string[]) {
     const fold = foldTable(literals);
@@ -85,146 +61,21 @@ export class LiteralScanner {
         shortLengths.add(literal.length);
       }
     });
-    this.fold = fold;
     const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS);
-    const short = shortIds.length
-      ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
-      : null;
-    this.probe = new LiteralProbe({
+    this.compiled = new CompiledLiteralScan({
       fold,
-      longWords: long.bits.length,
-      longShift: long.shift,
-      shortWords: short ? short.bits.length : 0,
-      shortShift: short ? short.shift : 0,
+      long,
+      screen: screenOf(long),
+      short: shortIds.length ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS) : null,
       shortMasks: [...shortLengths].map(windowMask),
+      literalCount: literals.length,
+      longest: literals.reduce((longest, literal) => Math.max(longest, literal.length), 0),
     });
-    // The tables' bits live in the probe's memory, where the scan clears and restores them.
-    this.probe.longBits.set(long.bits);
-    fillScreen(long, this.probe.screenBits);
-    this.long = { ...long, bits: this.probe.longBits };
-    if (short) this.probe.shortBits.set(short.bits);
-    this.short = short ? { ...short, bits: this.probe.shortBits } : null;
   }
 
   /** Sets found[id] = 1 for every literal that occurs in text; returns how many new ones it found. */
   scan(text: string, found: Uint8Array): number {
-    // A slot whose literals are all found is cleared for the rest of the scan, so a window the text
-    // repeats (a tag name, a common path) is compared once, not at every occurrence. The slots are
-    // cleared in the shared tables and set again when the scan ends (a scan runs to its end without
-    // yielding, so no other scan sees them cleared): no copy of a table per scan.
-    this.clearedCount = 0;
-    try {
-      return this.scanWithClearing(text, found);
-    } finally {
-      this.restoreCleared();
-    }
-  }
-
-  /** Slots cleared during the current scan: hash for the long table, bitwise not for the short one. */
-  private cleared = new Int32Array(64);
-  private clearedCount = 0;
-
-  private clear(bits: Int32Array, h: number, note: number): void {
-    bits[h >>> 5] &= ~(1 << (h & 31));
-    if (this.clearedCount === this.cleared.length) {
-      const grown = new Int32Array(this.cleared.length * 2);
-      grown.set(this.cleared);
-      this.cleared = grown;
-    }
-    this.cleared[this.clearedCount++] = note;
-  }
-
-  private restoreCleared(): void {
-    const { long, short, cleared } = this;
-    for (let k = 0; k < this.clearedCount; k++) {
-      const note = cleared[k];
-      const bits = note >= 0 ? long.bits : (short as Buckets).bits;
-      const h = note >= 0 ? note : ~note;
-      bits[h >>> 5] |= 1 << (h & 31);
-    }
-    this.clearedCount = 0;
-  }
-
-  private scanWithClearing(text: string, found: Uint8Array): number {
-    const { long, short, probe } = this;
-    const longBits = long.bits;
-    const longShift = long.shift;
-    // The probe only notes where a slot is set (position, bitwise not for the short table, and the
-    // window probed, from which the slot is hashed again); the comparisons run per batch, so that a
-    // slot cleared in one batch is no longer hit in the next.
-    const hits = probe.hits;
-    probe.reset();
-    let count = 0;
-    for (let chunk = 0; chunk < text.length; ) {
-      const chunkEnd = probe.load(text, chunk);
-      for (let from = chunk; from < chunkEnd; from += PROBE_BATCH) {
-        const n = probe.probe(chunk, from, Math.min(chunkEnd, from + PROBE_BATCH));
-        for (let k = 0; k < n; k += 2) {
-          const at = hits[k];
-          const hitWindow = hits[k + 1];
-          if (at >= 0) {
-            const h = imul(hitWindow, HASH) >>> longShift;
-            if ((longBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
-            const result = this.verify(long, h, hitWindow, text, at, found);
-            count += result >>> 1;
-            if ((result & 1) !== 0) this.clear(longBits, h, h);
-          } else if (short !== null) {
-            const hs = imul(hitWindow, HASH) >>> short.shift;
-            if ((short.bits[hs >>> 5] & (1 << (hs & 31))) === 0) continue;
-            const result = this.verify(short, hs, hitWindow, text, ~at, found);
-            count += result >>> 1;
-            if ((result & 1) !== 0) this.clear(short.bits, hs, ~hs);
-          }
-        }
-      }
-      chunk = chunkEnd;
-    }
-    return count;
-  }
-
-  /**
-   * Compares the literals filed under hash h with the text around position i (where the window
-   * probed ends): twice the number of literals newly found, plus 1 when every literal filed there
-   * is found.
-   */
-  private verify(
-    buckets: Buckets,
-    h: number,
-    window: number,
-    text: string,
-    i: number,
-    found: Uint8Array,
-  ): number {
-    const { fold } = this;
-    const { ranks, slotStart, records } = buckets;
-    const rank = rankOf(ranks, h);
-    let count = 0;
-    let pending = false;
-    for (let record = slotStart[rank], to = slotStart[rank + 1]; record < to;) {
-      const id = records[record + RECORD_ID];
-      const length = records[record + RECORD_LENGTH];
-      const chars = record + RECORD_CHARS;
-      const anchorEnd = records[record + RECORD_END];
-      const anchorWindow = records[record + RECORD_WINDOW];
-      record = chars + length;
-      if (found[id] !== 0) continue;
-      // A window other than the literal's own (a hash collision; in the short table, also the window
-      // of another length, whose own probe compares this literal at the same position) needs no
-      // comparison of the characters.
-      if (window !== anchorWindow) {
-        pending = true;
-        continue;
-      }
-      const start = i + 1 - anchorEnd;
-      let j = 0;
-      if (start >= 0 && start + length <= text.length)
-        while (j < length && fold[text.charCodeAt(start + j)] === records[chars + j]) j++;
-      if (j === length) {
-        found[id] = 1;
-        count++;
-      } else pending = true;
-    }
-    return count * 2 + (pending ? 0 : 1);
+    return this.compiled.scan(text, found).length;
   }
 }
 
@@ -239,7 +90,7 @@ function fileLiterals(
   ids: readonly number[],
   maxBits: number,
   slotsPerLiteralBits: number,
-): Buckets {
+): ScanTable {
   const hashBits = Math.min(
     maxBits,
     Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + slotsPerLiteralBits),
@@ -315,13 +166,15 @@ function writeRecords(
   }
 }
 
-/** Sets the screen's bit of every filed literal's anchor window (see LiteralProbe.screenBits). */
-function fillScreen(buckets: Buckets, screen: Int32Array): void {
-  const { records, shift } = buckets;
+/** The screen of a table: a bit per anchor window, by SCREEN_HASH (see CompiledLiteralScan). */
+function screenOf(table: ScanTable): Int32Array {
+  const { records, shift } = table;
+  const screen = new Int32Array(table.bits.length);
   for (let at = 0; at < records.length; at += RECORD_CHARS + records[at + RECORD_LENGTH]) {
     const h = imul(records[at + RECORD_WINDOW], SCREEN_HASH) >>> shift;
     screen[h >>> 5] |= 1 << (h & 31);
   }
+  return screen;
 }
 
 /** The rank table of a bit table (see Buckets.ranks). */

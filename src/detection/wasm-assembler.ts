@@ -14,6 +14,7 @@ export const OP = {
   br: 0x0c,
   brIf: 0x0d,
   return: 0x0f,
+  call: 0x10,
   localGet: 0x20,
   localSet: 0x21,
   localTee: 0x22,
@@ -21,10 +22,17 @@ export const OP = {
   i32Load8u: 0x2d,
   i32Load16u: 0x2f,
   i32Store: 0x36,
+  i32Store8: 0x3a,
   i32Const: 0x41,
   i32Eqz: 0x45,
+  i32Eq: 0x46,
+  i32Ne: 0x47,
+  i32LtS: 0x48,
+  i32GtS: 0x4a,
+  i32LeU: 0x4d,
   i32LtU: 0x49,
   i32GeU: 0x4f,
+  i32Popcnt: 0x69,
   i32Add: 0x6a,
   i32Sub: 0x6b,
   i32Mul: 0x6c,
@@ -80,6 +88,8 @@ export function memoryAccess(op: number, alignPower: number, offset = 0): number
 export interface WasmFunction {
   /** Exported under this name. */
   readonly name: string;
+  /** Exported under `name` unless false (a function only the module's others call). */
+  readonly exported?: boolean;
   /** How many i32 parameters (locals 0..params-1). */
   readonly params: number;
   /** Whether it returns one i32. */
@@ -105,7 +115,7 @@ function name(text: string): number[] {
 
 /**
  * The bytes of a module importing `env.memory` (at least `memoryPages` pages of 64 KiB) and
- * exporting the functions, each with a type of its own.
+ * exporting the functions, each with a type of its own; function k is called by `call k`.
  */
 export function assembleModule(memoryPages: number, functions: readonly WasmFunction[]): Uint8Array<ArrayBuffer> {
   const types = functions.map((f) => [
@@ -125,7 +135,14 @@ export function assembleModule(memoryPages: number, functions: readonly WasmFunc
     ...section(1, vector(types)),
     ...section(2, vector([memoryImport])),
     ...section(3, vector(functions.map((_, index) => unsigned(index)))),
-    ...section(7, vector(functions.map((f, index) => [...name(f.name), EXTERNAL_FUNCTION, ...unsigned(index)]))),
+    ...section(
+      7,
+      vector(
+        functions.flatMap((f, index) =>
+          f.exported === false ? [] : [[...name(f.name), EXTERNAL_FUNCTION, ...unsigned(index)]],
+        ),
+      ),
+    ),
     ...section(10, vector(bodies)),
   ]);
 }
