@@ -77,6 +77,11 @@ export class LiteralScanner {
   scan(text: string, found: Uint8Array): number {
     return this.compiled.scan(text, found).length;
   }
+
+  /** Like `scan`, returning the ids of the literals newly found (in the order found). */
+  scanIds(text: string, found: Uint8Array): Int32Array {
+    return this.compiled.scan(text, found);
+  }
 }
 
 /**
