@@ -88,8 +88,12 @@ class Layout {
   readonly text: number;
   readonly textChars: number;
   readonly bytes: number;
+  readonly longest: number;
+  readonly shortMasks: readonly number[];
 
-  constructor(readonly tables: ScanTables) {
+  constructor(tables: ScanTables) {
+    this.longest = tables.longest;
+    this.shortMasks = tables.shortMasks;
     this.long = this.table(tables.long);
     this.short = tables.short ? this.table(tables.short) : null;
     this.screen = this.take(tables.screen.length * 4);
@@ -242,7 +246,7 @@ function scanBody(layout: Layout): number[] {
   const shortProbes =
     short === null
       ? []
-      : layout.tables.shortMasks.flatMap((mask) => {
+      : layout.shortMasks.flatMap((mask) => {
           const masked = [...get(SCAN_WINDOW), ...i32(mask), OP.i32And];
           return [
             ...masked, ...i32(HASH), OP.i32Mul, ...i32(short.shift), OP.i32ShrU, ...set(SCAN_SLOT),
@@ -348,7 +352,7 @@ export class CompiledLiteralScan {
     state[STATE_WINDOW >> 2] = 0;
     state[STATE_LISTED >> 2] = 0;
     state[STATE_CLEARED >> 2] = 0;
-    const pad = layout.tables.longest;
+    const pad = layout.longest;
     for (let chunk = 0; chunk < text.length; chunk += SCAN_CHUNK) {
       const chunkEnd = Math.min(text.length, chunk + SCAN_CHUNK);
       const regionStart = Math.max(0, chunk - pad);
