@@ -3,10 +3,10 @@ import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assemb
 /**
  * The literal scanner's scan (see literal-scanner.ts) as WebAssembly: for every character, the hash
  * of the window ending there probed in the bit tables, and on a hit the literals filed under that
- * slot compared with the text. In JavaScript the probe alone cost about a tokenizer pass over the
- * same page (a bounds check per table read, and a speed that depended on which scan's feedback
- * reached the loop first); here each scanner gets a module of its own, its table offsets, shifts and
- * window masks as constants.
+ * slot compared with the text. In JavaScript this was the largest single cost of the detection (a
+ * bounds check per table read, and a speed that depended on which scan's feedback reached the loop
+ * first; docs/performance.md); here each scanner gets a module of its own, with its table offsets,
+ * shifts and window masks as constants.
  *
  * The scanner builds the tables (filing literals, ranks, records) in JavaScript and hands them over;
  * the scan runs here. One memory per scanner, of fixed size:
@@ -27,7 +27,8 @@ import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assemb
  */
 export const SCAN_CHUNK = 16 * 1024;
 
-const HASH = 0x9e3779b1;
+/** The window hash's multiplier (Fibonacci hashing: the product's top bits are the slot). */
+export const HASH = 0x9e3779b1;
 /** The screen's hash: another odd multiplier, whose top bits are not those of HASH's product. */
 export const SCREEN_HASH = 0x85ebca6b;
 const PAGE = 65536;
@@ -135,6 +136,7 @@ const store8 = (offset: number): number[] => memoryAccess(OP.i32Store8, 0, offse
 
 /** Pushes the word of bit `slot` (a local) of the bit table at `table`, shifted so the bit is bit 0. */
 function bitOf(table: number, slot: number): number[] {
+  // prettier-ignore
   return [
     ...get(slot), ...i32(3), OP.i32ShrU, ...i32(-4), OP.i32And, ...load32(table),
     // A shift counts modulo 32: the bit of the slot within its word.
@@ -144,6 +146,7 @@ function bitOf(table: number, slot: number): number[] {
 
 /** Adds 1 to the state counter at `offset`, leaving its old value times 4 (a byte index) pushed. */
 function bumpCounter(state: number, offset: number): number[] {
+  // prettier-ignore
   return [
     ...i32(0), ...load32(state + offset), ...i32(2), OP.i32Shl,
     ...i32(0), ...i32(0), ...load32(state + offset), ...i32(1), OP.i32Add, ...store32(state + offset),
@@ -173,6 +176,7 @@ const COMPARE_LOCALS = 9;
  */
 function compareBody(layout: Layout, table: TableAt, short: boolean): number[] {
   const note = short ? [...get(SLOT), ...i32(-1), OP.i32Xor] : get(SLOT);
+  // prettier-ignore
   return [
     // The slot's rank: the occupied slots before its word, plus those set below it in the word.
     ...get(SLOT), ...i32(5), OP.i32ShrU, ...i32(3), OP.i32Shl, ...set(T),
@@ -248,6 +252,7 @@ function scanBody(layout: Layout): number[] {
       ? []
       : layout.shortMasks.flatMap((mask) => {
           const masked = [...get(SCAN_WINDOW), ...i32(mask), OP.i32And];
+          // prettier-ignore
           return [
             ...masked, ...i32(HASH), OP.i32Mul, ...i32(short.shift), OP.i32ShrU, ...set(SCAN_SLOT),
             ...bitOf(short.bits, SCAN_SLOT),
@@ -256,6 +261,7 @@ function scanBody(layout: Layout): number[] {
             OP.end,
           ];
         });
+  // prettier-ignore
   return [
     ...i32(0), ...load32(layout.state + STATE_WINDOW), ...set(SCAN_WINDOW),
     OP.block, VOID_BLOCK,
@@ -332,8 +338,7 @@ export class CompiledLiteralScan {
       return bits;
     };
     this.longBits = copyTable(tables.long, layout.long);
-    this.shortBits =
-      tables.short && layout.short ? copyTable(tables.short, layout.short) : new Int32Array(0);
+    this.shortBits = tables.short && layout.short ? copyTable(tables.short, layout.short) : new Int32Array(0);
     new Int32Array(buffer, layout.screen, tables.screen.length).set(tables.screen);
     this.found = new Uint8Array(buffer, layout.found, tables.literalCount);
     this.list = new Int32Array(buffer, layout.list, tables.literalCount);

@@ -1,5 +1,6 @@
 import {
   CompiledLiteralScan,
+  HASH,
   RECORD_CHARS,
   RECORD_END,
   RECORD_ID,
@@ -14,9 +15,9 @@ import {
  * Hyperscan's FDR). Each literal of 4+ characters is filed under one of its 4-character windows, the
  * one rarest among all literals' windows; shorter literals are filed whole in a small table of their
  * own. The scan hashes the window ending at every character and probes a bit table (one bit per
- * slot, small enough to stay in the cache); it notes the hits of a batch of characters and then
- * compares the few literals filed there, clearing a slot for the rest of the scan once all of its
- * literals are found.
+ * slot, small enough to stay in the cache); at a hit it compares the few literals filed there,
+ * clearing a slot for the rest of the scan once all of its literals are found. The tables are built
+ * here; the scan runs in WebAssembly (compiled-literal-scan.ts).
  *
  * It replaced a full Aho-Corasick DFA: that one scanned a little faster but its transition tables
  * for every literal were slow and large to build on the start-up path (figures in
@@ -28,7 +29,6 @@ import {
  * loop is not inlined and costs many times the loop's own work; read once, it costs nothing anywhere.
  */
 const imul = Math.imul;
-const HASH = 0x9e3779b1;
 const LONG_BITS = 18;
 /**
  * Tables get about 32 slots per literal (up to the bits above), so a probe rarely hits a wrong slot;
@@ -66,7 +66,9 @@ export class LiteralScanner {
       fold,
       long,
       screen: screenOf(long),
-      short: shortIds.length ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS) : null,
+      short: shortIds.length
+        ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
+        : null,
       shortMasks: [...shortLengths].map(windowMask),
       literalCount: literals.length,
       longest: literals.reduce((longest, literal) => Math.max(longest, literal.length), 0),

@@ -117,7 +117,10 @@ function name(text: string): number[] {
  * The bytes of a module importing `env.memory` (at least `memoryPages` pages of 64 KiB) and
  * exporting the functions, each with a type of its own; function k is called by `call k`.
  */
-export function assembleModule(memoryPages: number, functions: readonly WasmFunction[]): Uint8Array<ArrayBuffer> {
+export function assembleModule(
+  memoryPages: number,
+  functions: readonly WasmFunction[],
+): Uint8Array<ArrayBuffer> {
   const types = functions.map((f) => [
     FUNCTION_TYPE,
     ...vector(Array.from({ length: f.params }, () => [I32])),
@@ -129,6 +132,7 @@ export function assembleModule(memoryPages: number, functions: readonly WasmFunc
     const code = [...locals, ...f.body, OP.end];
     return [...unsigned(code.length), ...code];
   });
+  // prettier-ignore
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, // "\0asm"
     0x01, 0x00, 0x00, 0x00, // version 1
