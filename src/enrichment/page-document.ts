@@ -153,7 +153,8 @@ function hasMicrodata(raw: readonly string[]): boolean {
  */
 class PageDocumentReader extends MarkupWalk {
   private readonly doc: PageDocument;
-  private readonly text = new PageText(LIMITS.textChars);
+  /** Told plain pieces only when segments are kept (they trust it instead of a test of their own). */
+  private readonly text: PageText;
   /** Open elements whose text is not visible (script, style, head...). */
   private skipDepth = 0;
   private inTitle = false;
@@ -181,6 +182,7 @@ class PageDocumentReader extends MarkupWalk {
     private readonly withSegments: boolean,
   ) {
     super(parsed.html, parsed.tokens);
+    this.text = new PageText(LIMITS.textChars, withSegments);
     this.doc = {
       url,
       meta: new Map(),
