@@ -101,10 +101,18 @@ export class PageText {
     const parts = this.parts;
     const joined = parts.join('');
     if (this.tellsPlain) return joined;
-    const toCollapse = partsWithInnerRuns(joined, this.partStarts);
-    if (toCollapse.size === 0) return joined;
-    for (const k of toCollapse) parts[k] = collapsed(parts[k]);
-    return parts.join('');
+    const starts = this.partStarts;
+    const toCollapse = partsWithInnerRuns(joined, starts);
+    if (toCollapse.length === 0) return joined;
+    // The few pieces collapsed, and what lies between them cut out of the joined text whole.
+    const out: string[] = [];
+    let copied = 0;
+    for (const k of toCollapse) {
+      out.push(joined.slice(copied, starts[k]), collapsed(parts[k]));
+      copied = starts[k] + parts[k].length;
+    }
+    out.push(joined.slice(copied));
+    return out.join('');
   }
 
   /** A part as it comes, its start kept (untested pieces only). */
@@ -144,9 +152,12 @@ export class PageText {
   }
 }
 
-/** A piece's own runs collapsed (pieces hold no white space at either end). */
+/**
+ * A piece's own runs collapsed (pieces hold no white space at either end): what
+ * replace(/[ \t\r\f\v]+/g, ' ') does, without replacing each single " " by itself.
+ */
 function collapsed(inner: string): string {
-  return inner.replace(/[ \t\r\f\v]+/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n');
+  return inner.replace(/[ \t\r\f\v]{2,}|[\t\r\f\v]/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n');
 }
 
 /**
@@ -156,18 +167,23 @@ function collapsed(inner: string): string {
  */
 const INNER_RUN_STRINGS = ['\t', '\r', '\f', '\v', '  ', '\n\n', '\n \n'];
 
-/** The indexes of the parts (of `joined`, which start at `starts`) holding an INNER_RUN match. */
-function partsWithInnerRuns(joined: string, starts: readonly number[]): Set<number> {
-  const found = new Set<number>();
+/**
+ * The indexes of the parts (of `joined`, which start at `starts`) holding an INNER_RUN match, in
+ * ascending order.
+ */
+function partsWithInnerRuns(joined: string, starts: readonly number[]): number[] {
+  const found: number[] = [];
   for (const run of INNER_RUN_STRINGS) {
     for (let at = joined.indexOf(run); at >= 0;) {
       const part = partAt(starts, at);
-      found.add(part);
+      found.push(part);
       // The part is collapsed whole: no need to look for more of its runs.
       at = part + 1 < starts.length ? joined.indexOf(run, starts[part + 1]) : -1;
     }
   }
-  return found;
+  if (found.length < 2) return found;
+  found.sort((a, b) => a - b);
+  return found.filter((part, k) => k === 0 || found[k - 1] !== part);
 }
 
 /** The index of the part that holds offset `at` (`starts` ascending, starting at 0). */
