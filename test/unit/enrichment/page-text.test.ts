@@ -1,4 +1,5 @@
 import { BLANK_PIECE, OTHER_PIECE, PageText, PLAIN_PIECE } from '../../../src/enrichment/page-text';
+import { seededRandom } from '../../helpers/seeded-random';
 
 /** What the page document's text was before it was collapsed run by run: the pieces joined, then two regexes. */
 function collapsedAtTheEnd(pieces: string[], cap: number): string {
@@ -88,11 +89,8 @@ describe('PageText', () => {
   });
 
   it('collapses the same text when it does not tell plain pieces (the runs found in the joined text)', () => {
-    let seed = 11;
-    const next = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed % n;
-    };
+    const random = seededRandom(11);
+    const next = (n: number): number => Math.floor(random() * n);
     const alphabet = [' ', ' ', ' ', '\t', '\n', '\n', '\r', '\f', '\v', 'a', 'b', '\u00a0', '.'];
     for (let round = 0; round < 20_000; round++) {
       const cap = 1 + next(60);
