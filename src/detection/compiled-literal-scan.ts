@@ -40,12 +40,27 @@ export const RECORD_LENGTH = 2;
 export const RECORD_WINDOW = 3;
 export const RECORD_CHARS = 4;
 
-/** One table as the scanner files it (see literal-scanner.ts). */
+/**
+ * Literals filed by the hash of one window each (see literal-scanner.ts), in a compact layout:
+ * checking a hit reads a few neighbouring words rather than scattered per-slot arrays.
+ */
 export interface ScanTable {
+  /** A window's slot is the top (32 - shift) bits of its hash. */
   readonly shift: number;
+  /** Bit h set when some literal is filed under slot h. */
   readonly bits: Int32Array;
+  /**
+   * Per 32-bit word of the table, in pairs: the number of occupied slots before the word and the
+   * word's bits. An occupied slot's rank (its number among the occupied slots) is the first plus
+   * the bits set below it in the second.
+   */
   readonly ranks: Int32Array;
+  /** The records of the slot of rank r are at records[slotStart[r]..slotStart[r + 1]). */
   readonly slotStart: Int32Array;
+  /**
+   * One record per filed literal: its id, the offset where its anchor window ends, its length, its
+   * window packed as the scan packs it (8 bits per character), then its character codes.
+   */
   readonly records: Int32Array;
 }
 
@@ -358,25 +373,38 @@ export class CompiledLiteralScan {
     state[STATE_LISTED >> 2] = 0;
     state[STATE_CLEARED >> 2] = 0;
     const pad = layout.longest;
-    for (let chunk = 0; chunk < text.length; chunk += SCAN_CHUNK) {
-      const chunkEnd = Math.min(text.length, chunk + SCAN_CHUNK);
-      const regionStart = Math.max(0, chunk - pad);
-      const regionEnd = Math.min(text.length, chunkEnd + pad);
-      const region =
-        regionStart === 0 && regionEnd === text.length ? text : text.slice(regionStart, regionEnd);
-      this.memoryBytes.write(region, layout.text, region.length * 2, 'utf16le');
-      this.run(chunk - regionStart, chunkEnd - regionStart, region.length);
+    try {
+      for (let chunk = 0; chunk < text.length; chunk += SCAN_CHUNK) {
+        const chunkEnd = Math.min(text.length, chunk + SCAN_CHUNK);
+        const regionStart = Math.max(0, chunk - pad);
+        const regionEnd = Math.min(text.length, chunkEnd + pad);
+        const region =
+          regionStart === 0 && regionEnd === text.length ? text : text.slice(regionStart, regionEnd);
+        this.memoryBytes.write(region, layout.text, region.length * 2, 'utf16le');
+        this.run(chunk - regionStart, chunkEnd - regionStart, region.length);
+      }
+    } finally {
+      this.restoreCleared();
     }
-    // A slot is cleared for the rest of one scan only: the tables are set as built again.
-    const cleared = this.cleared;
+    const ids = this.list.slice(0, state[STATE_LISTED >> 2]);
+    for (let k = 0; k < ids.length; k++) found[ids[k]] = 1;
+    return ids;
+  }
+
+  /**
+   * A slot whose literals are all found is cleared for the rest of a scan, so that a window the text
+   * repeats (a tag name, a common path) is compared once, not at every occurrence; when the scan
+   * ends, the tables are set as built again (a scan runs to its end without yielding: no other scan
+   * sees them cleared).
+   */
+  private restoreCleared(): void {
+    const { cleared, state } = this;
     for (let k = 0, n = state[STATE_CLEARED >> 2]; k < n; k++) {
       const note = cleared[k];
       const bits = note >= 0 ? this.longBits : this.shortBits;
       const h = note >= 0 ? note : ~note;
       bits[h >>> 5] |= 1 << (h & 31);
     }
-    const ids = this.list.slice(0, state[STATE_LISTED >> 2]);
-    for (let k = 0; k < ids.length; k++) found[ids[k]] = 1;
-    return ids;
+    state[STATE_CLEARED >> 2] = 0;
   }
 }
