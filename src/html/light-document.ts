@@ -77,25 +77,18 @@ function isLetter(code: number): boolean {
 }
 
 /**
- * The attributes of the start tag being read, names and values alternating: gathered here and copied
- * once into an array of their own size (an array grown by push from empty reserves room for 17
- * entries, and the tree and the tokens keep it). Only one tag is read at a time.
- */
-const ATTRIBUTES: string[] = [];
-
-/**
  * How many elements of each known tag name (by its known-names slot) are open in the tree being
  * read: an array read instead of a map for the names of the table. Zeroed at each reading's start.
  */
 const OPEN_KNOWN = new Int32Array(NAME_SLOTS);
 
-function hasAttribute(count: number, name: string): boolean {
-  for (let k = 0; k < count; k += 2) if (ATTRIBUTES[k] === name) return true;
+function hasAttribute(attributes: string[], count: number, name: string): boolean {
+  for (let k = 0; k < count; k += 2) if (attributes[k] === name) return true;
   return false;
 }
 
-function takeAttributes(count: number): string[] {
-  return count === 0 ? [] : ATTRIBUTES.slice(0, count);
+function takeAttributes(attributes: string[], count: number): string[] {
+  return count === 0 ? [] : attributes.slice(0, count);
 }
 
 const tokenRawTextEnd = new Map<string, RegExp>();
@@ -142,34 +135,28 @@ export interface MarkupTokens {
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
 
 /**
- * The tokens of the page being read, gathered here and copied once into arrays of their own size:
- * arrays grown by push from empty are reallocated again and again as they grow, about twice their
- * final size in garbage, five arrays a page. Kept from page to page (only one page is read at a
- * time), emptied of the page's strings after each, and let go after a page with very many tokens.
+ * The kinds and offsets of the page's tokens, gathered here and copied once into arrays of their
+ * own size: arrays grown by push from empty are reallocated again and again as they grow, about
+ * twice their final size in garbage. Kept from page to page (only one page is read at a time), let
+ * go after a page with very many tokens. Numbers only: the names and attributes go into arrays of
+ * the reading's own, as storing the page's new strings and arrays into an old array costs a write
+ * barrier entry each, more than the growth saved.
  */
 const KINDS: number[] = [];
-const NAMES: string[] = [];
-const ATTRS: (string[] | null)[] = [];
 const FROM: number[] = [];
 const TO: number[] = [];
 /** More tokens than this and the gathering arrays are not kept for the next page. */
 const KEPT_TOKENS = 1 << 16;
 
-function takeTokens(count: number): MarkupTokens {
+function takeTokens(count: number, names: string[], attrs: (string[] | null)[]): MarkupTokens {
   const tokens = {
     kinds: KINDS.slice(0, count),
-    names: NAMES.slice(0, count),
-    attrs: ATTRS.slice(0, count),
+    names,
+    attrs,
     from: FROM.slice(0, count),
     to: TO.slice(0, count),
   };
-  if (count > KEPT_TOKENS) {
-    for (const array of [KINDS, NAMES, ATTRS, FROM, TO]) array.length = 0;
-  } else {
-    // Their strings may hold the page.
-    NAMES.fill('', 0, count);
-    ATTRS.fill(null, 0, count);
-  }
+  if (count > KEPT_TOKENS) for (const array of [KINDS, FROM, TO]) array.length = 0;
   return tokens;
 }
 
@@ -195,7 +182,17 @@ export function readMarkup(
   let truncated = false;
 
   const tokens = options.tokens !== false;
+  /**
+   * The attributes of the start tag being read, names and values alternating: gathered here and
+   * copied once into an array of their own size (an array grown by push from empty reserves room
+   * for 17 entries, and the tree and the tokens keep it). An array of this reading's own, not one
+   * kept from page to page: storing the page's new strings into an old array costs a write barrier
+   * entry each.
+   */
+  const attributes: string[] = [];
   let tokenCount = 0;
+  const tokenNames: string[] = [];
+  const tokenAttrs: (string[] | null)[] = [];
   /** Tokens end before this offset are inside what htmlparser2 reads as a CDATA section. */
   let skipTokensUntil = 0;
   const token = (kind: number, name: string, attrs: string[] | null, from: number, to: number): void => {
@@ -204,8 +201,8 @@ export function readMarkup(
     if (kind >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
     const k = tokenCount++;
     KINDS[k] = kind;
-    NAMES[k] = name;
-    ATTRS[k] = attrs;
+    tokenNames.push(name);
+    tokenAttrs.push(attrs);
     FROM[k] = from;
     TO[k] = to;
   };
@@ -516,13 +513,13 @@ export function readMarkup(
             value = html.slice(valueFrom, j);
           }
         }
-        if (!hasAttribute(attrCount, name)) {
-          ATTRIBUTES[attrCount++] = name;
-          ATTRIBUTES[attrCount++] = value;
+        if (!hasAttribute(attributes, attrCount, name)) {
+          attributes[attrCount++] = name;
+          attributes[attrCount++] = value;
           if (!hasEntity && valueTo > valueFrom && ampFrom(valueFrom) < valueTo) hasEntity = true;
         }
       }
-      const attrs = takeAttributes(attrCount);
+      const attrs = takeAttributes(attributes, attrCount);
       i = j;
       textFrom = i;
       // The tokens keep values as written (their readers decode them as htmlparser2 does); the
@@ -618,12 +615,11 @@ export function readMarkup(
 
   scan(0, html.length, true);
   while (stack.length) pop();
-  ATTRIBUTES.length = 0; // its strings may hold the page
 
   const text = visible.join(' ').replace(WHITESPACE_TO_COLLAPSE, ' ').trim().slice(0, TEXT_LIMIT);
   return {
     light: { elements, texts, scriptSrc, inlineScripts, styles, metas, baseHref, text, truncated },
-    tokens: tokens ? takeTokens(tokenCount) : null,
+    tokens: tokens ? takeTokens(tokenCount, tokenNames, tokenAttrs) : null,
   };
 }
 
