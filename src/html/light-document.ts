@@ -134,29 +134,13 @@ export interface MarkupTokens {
 
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
 
-/**
- * The kinds and offsets of the page's tokens, gathered here and copied once into arrays of their
- * own size: arrays grown by push from empty are reallocated again and again as they grow, about
- * twice their final size in garbage. Kept from page to page (only one page is read at a time), let
- * go after a page with very many tokens. Numbers only: the names and attributes go into arrays of
- * the reading's own, as storing the page's new strings and arrays into an old array costs a write
- * barrier entry each, more than the growth saved.
- */
-const KINDS: number[] = [];
-const FROM: number[] = [];
-const TO: number[] = [];
-/** More tokens than this and the gathering arrays are not kept for the next page. */
-const KEPT_TOKENS = 1 << 16;
+/** The most tokens the token arrays are sized for beforehand. */
+const MAX_EXPECTED_TOKENS = 1 << 16;
 
-function takeTokens(count: number, names: string[], attrs: (string[] | null)[]): MarkupTokens {
-  const tokens = {
-    kinds: KINDS.slice(0, count),
-    names,
-    attrs,
-    from: FROM.slice(0, count),
-    to: TO.slice(0, count),
-  };
-  if (count > KEPT_TOKENS) for (const array of [KINDS, FROM, TO]) array.length = 0;
+/** The token arrays, sized beforehand, cut to the `count` tokens read. */
+function ofLength(tokens: MarkupTokens, count: number): MarkupTokens {
+  for (const array of [tokens.kinds, tokens.names, tokens.attrs, tokens.from, tokens.to])
+    array.length = count;
   return tokens;
 }
 
@@ -191,8 +175,16 @@ export function readMarkup(
    */
   const attributes: string[] = [];
   let tokenCount = 0;
-  const tokenNames: string[] = [];
-  const tokenAttrs: (string[] | null)[] = [];
+  // The token arrays, sized for a page's usual count of tokens (one per 32 characters or so) and
+  // set to the count at the end: an array pushed into from empty grows by copies again and again.
+  const expectedTokens = tokens ? Math.min(html.length >> 5, MAX_EXPECTED_TOKENS) + 16 : 0;
+  const tokenArrays: MarkupTokens = {
+    kinds: new Array<number>(expectedTokens),
+    names: new Array<string>(expectedTokens),
+    attrs: new Array<string[] | null>(expectedTokens),
+    from: new Array<number>(expectedTokens),
+    to: new Array<number>(expectedTokens),
+  };
   /** Tokens end before this offset are inside what htmlparser2 reads as a CDATA section. */
   let skipTokensUntil = 0;
   const token = (kind: number, name: string, attrs: string[] | null, from: number, to: number): void => {
@@ -200,11 +192,11 @@ export function readMarkup(
     if (to <= skipTokensUntil) return;
     if (kind >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
     const k = tokenCount++;
-    KINDS[k] = kind;
-    tokenNames.push(name);
-    tokenAttrs.push(attrs);
-    FROM[k] = from;
-    TO[k] = to;
+    tokenArrays.kinds[k] = kind;
+    tokenArrays.names[k] = name;
+    tokenArrays.attrs[k] = attrs;
+    tokenArrays.from[k] = from;
+    tokenArrays.to[k] = to;
   };
 
   const stack: number[] = [];
@@ -619,7 +611,7 @@ export function readMarkup(
   const text = visible.join(' ').replace(WHITESPACE_TO_COLLAPSE, ' ').trim().slice(0, TEXT_LIMIT);
   return {
     light: { elements, texts, scriptSrc, inlineScripts, styles, metas, baseHref, text, truncated },
-    tokens: tokens ? takeTokens(tokenCount, tokenNames, tokenAttrs) : null,
+    tokens: tokens ? ofLength(tokenArrays, tokenCount) : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { readMarkup, type MarkupTokens } from '../../../src/html/light-document';
 
-/** The tokens are gathered in arrays kept from reading to reading: each reading's own stay its own. */
+/** The token arrays are sized beforehand and cut to the tokens read: each reading's own, of its length. */
 describe('markup token arrays', () => {
   const copy = (tokens: MarkupTokens): MarkupTokens => ({
     kinds: [...tokens.kinds],
