@@ -1,11 +1,23 @@
+import {
+  CompiledLiteralScan,
+  HASH,
+  RECORD_CHARS,
+  RECORD_END,
+  RECORD_ID,
+  RECORD_LENGTH,
+  RECORD_WINDOW,
+  SCREEN_HASH,
+  type ScanTable,
+} from './compiled-literal-scan';
+
 /**
  * One-pass, case-insensitive multi-literal scan: an anchored hash filter (as in Rabin-Karp and
  * Hyperscan's FDR). Each literal of 4+ characters is filed under one of its 4-character windows, the
  * one rarest among all literals' windows; shorter literals are filed whole in a small table of their
  * own. The scan hashes the window ending at every character and probes a bit table (one bit per
- * slot, small enough to stay in the cache); it notes the hits of a batch of characters and then
- * compares the few literals filed there, clearing a slot for the rest of the scan once all of its
- * literals are found.
+ * slot, small enough to stay in the cache); at a hit it compares the few literals filed there,
+ * clearing a slot for the rest of the scan once all of its literals are found. The tables are built
+ * here; the scan runs in WebAssembly (compiled-literal-scan.ts).
  *
  * It replaced a full Aho-Corasick DFA: that one scanned a little faster but its transition tables
  * for every literal were slow and large to build on the start-up path (figures in
@@ -17,7 +29,6 @@
  * loop is not inlined and costs many times the loop's own work; read once, it costs nothing anywhere.
  */
 const imul = Math.imul;
-const HASH = 0x9e3779b1;
 const LONG_BITS = 18;
 /**
  * Tables get about 32 slots per literal (up to the bits above), so a probe rarely hits a wrong slot;
@@ -33,50 +44,10 @@ const MIN_BITS = 8;
  */
 const SHORT_BITS = 16;
 const SHORT_SLOTS_PER_LITERAL_BITS = 9;
-/** Characters probed before the hits are compared (the hit buffer holds a batch's worst case). */
-const BATCH = 1024;
-const NO_MASKS = new Int32Array(0);
-
-/**
- * Literals filed by the hash of one window each, in a compact layout: checking a hit reads a few
- * neighbouring words rather than scattered per-slot arrays, the literal list and the strings.
- */
-interface Buckets {
-  readonly shift: number;
-  /** Bit h set when some literal is filed under hash h (cleared during a scan once all are found). */
-  readonly bits: Int32Array;
-  /**
-   * Per 32-bit word of the table, in pairs: the number of occupied slots before the word and the
-   * word's bits as built (never cleared). An occupied slot's rank (its number among the occupied
-   * slots) is the first plus the bits set below it in the second.
-   */
-  readonly ranks: Int32Array;
-  /** The filed literals of the slot of rank r are at records[slotStart[r]..slotStart[r + 1]). */
-  readonly slotStart: Int32Array;
-  /**
-   * One record per filed literal: its id, the offset where its window ends, its length, its window
-   * packed as the scan packs it (8 bits per character), then its character codes.
-   */
-  readonly records: Int32Array;
-}
-
-const RECORD_ID = 0;
-const RECORD_END = 1;
-const RECORD_LENGTH = 2;
-const RECORD_WINDOW = 3;
-const RECORD_CHARS = 4;
 
 export class LiteralScanner {
-  /** Character code → the lowercase code literals use, 0 for a character no literal contains. */
-  private readonly fold: Uint16Array;
-  private readonly long: Buckets;
-  private readonly short: Buckets | null;
-  /** Masks of the short window lengths in use (0xffffff for 3 characters, ...). */
-  private readonly shortMasks: Int32Array;
-  /** Probe hits of one batch, in pairs: position (bitwise not for the short table) and window. */
-  private readonly hits = new Int32Array(BATCH * 2 * 4);
-  /** The rolling window carried from one batch to the next. */
-  private readonly state = new Int32Array(1);
+  /** The scan, in WebAssembly, over tables built here. */
+  private readonly compiled: CompiledLiteralScan;
 
   constructor(readonly literals: readonly string[]) {
     const fold = foldTable(literals);
@@ -90,238 +61,29 @@ export class LiteralScanner {
         shortLengths.add(literal.length);
       }
     });
-    this.fold = fold;
-    this.long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS);
-    this.short = shortIds.length
-      ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
-      : null;
-    this.shortMasks = Int32Array.from(shortLengths, (length) => windowMask(length));
+    const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS);
+    this.compiled = new CompiledLiteralScan({
+      fold,
+      long,
+      screen: screenOf(long),
+      short: shortIds.length
+        ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
+        : null,
+      shortMasks: [...shortLengths].map(windowMask),
+      literalCount: literals.length,
+      longest: literals.reduce((longest, literal) => Math.max(longest, literal.length), 0),
+    });
   }
 
   /** Sets found[id] = 1 for every literal that occurs in text; returns how many new ones it found. */
   scan(text: string, found: Uint8Array): number {
-    // A slot whose literals are all found is cleared for the rest of the scan, so a window the text
-    // repeats (a tag name, a common path) is compared once, not at every occurrence. The slots are
-    // cleared in the shared tables and set again when the scan ends (a scan runs to its end without
-    // yielding, so no other scan sees them cleared): no copy of a table per scan.
-    this.clearedCount = 0;
-    try {
-      return this.scanWithClearing(text, found);
-    } finally {
-      this.restoreCleared();
-    }
+    return this.compiled.scan(text, found).length;
   }
 
-  /** Slots cleared during the current scan: hash for the long table, bitwise not for the short one. */
-  private cleared = new Int32Array(64);
-  private clearedCount = 0;
-
-  private clear(bits: Int32Array, h: number, note: number): void {
-    bits[h >>> 5] &= ~(1 << (h & 31));
-    if (this.clearedCount === this.cleared.length) {
-      const grown = new Int32Array(this.cleared.length * 2);
-      grown.set(this.cleared);
-      this.cleared = grown;
-    }
-    this.cleared[this.clearedCount++] = note;
+  /** Like `scan`, returning the ids of the literals newly found (in the order found). */
+  scanIds(text: string, found: Uint8Array): Int32Array {
+    return this.compiled.scan(text, found);
   }
-
-  private restoreCleared(): void {
-    const { long, short, cleared } = this;
-    for (let k = 0; k < this.clearedCount; k++) {
-      const note = cleared[k];
-      const bits = note >= 0 ? long.bits : (short as Buckets).bits;
-      const h = note >= 0 ? note : ~note;
-      bits[h >>> 5] |= 1 << (h & 31);
-    }
-    this.clearedCount = 0;
-  }
-
-  private scanWithClearing(text: string, found: Uint8Array): number {
-    const { fold, long, short, shortMasks } = this;
-    const longBits = long.bits;
-    const longShift = long.shift;
-    const shortBits = short ? short.bits : longBits;
-    const shortShift = short ? short.shift : longShift;
-    // One short length (the usual case) is probed without a loop; no short literals, no probe.
-    const masks = short ? shortMasks : NO_MASKS;
-    const shortMask = masks.length === 1 ? masks[0] : -1;
-    // The probe loop only notes where a slot is set (position, bitwise not for the short table, and
-    // the window probed, from which the slot is hashed again); the comparisons run per batch, so the
-    // loop stays a few instructions per character.
-    const hits = this.hits;
-    const state = this.state;
-    state[0] = 0;
-    let count = 0;
-    for (let from = 0; from < text.length; from += BATCH) {
-      const to = Math.min(text.length, from + BATCH);
-      const n =
-        shortMask >= 0
-          ? probeOneShort(
-              text,
-              from,
-              to,
-              fold,
-              longBits,
-              longShift,
-              shortBits,
-              shortShift,
-              shortMask,
-              hits,
-              state,
-            )
-          : probeManyShort(
-              text,
-              from,
-              to,
-              fold,
-              longBits,
-              longShift,
-              shortBits,
-              shortShift,
-              masks,
-              hits,
-              state,
-            );
-      for (let k = 0; k < n; k += 2) {
-        const at = hits[k];
-        const hitWindow = hits[k + 1];
-        if (at >= 0) {
-          const h = imul(hitWindow, HASH) >>> longShift;
-          if ((longBits[h >>> 5] & (1 << (h & 31))) === 0) continue;
-          const result = this.verify(long, h, hitWindow, text, at, found);
-          count += result >>> 1;
-          if ((result & 1) !== 0) this.clear(longBits, h, h);
-        } else if (short !== null) {
-          const hs = imul(hitWindow, HASH) >>> shortShift;
-          if ((shortBits[hs >>> 5] & (1 << (hs & 31))) === 0) continue;
-          const result = this.verify(short, hs, hitWindow, text, ~at, found);
-          count += result >>> 1;
-          if ((result & 1) !== 0) this.clear(shortBits, hs, ~hs);
-        }
-      }
-    }
-    return count;
-  }
-
-  /**
-   * Compares the literals filed under hash h with the text around position i (where the window
-   * probed ends): twice the number of literals newly found, plus 1 when every literal filed there
-   * is found.
-   */
-  private verify(
-    buckets: Buckets,
-    h: number,
-    window: number,
-    text: string,
-    i: number,
-    found: Uint8Array,
-  ): number {
-    const { fold } = this;
-    const { ranks, slotStart, records } = buckets;
-    const rank = rankOf(ranks, h);
-    let count = 0;
-    let pending = false;
-    for (let record = slotStart[rank], to = slotStart[rank + 1]; record < to;) {
-      const id = records[record + RECORD_ID];
-      const length = records[record + RECORD_LENGTH];
-      const chars = record + RECORD_CHARS;
-      const anchorEnd = records[record + RECORD_END];
-      const anchorWindow = records[record + RECORD_WINDOW];
-      record = chars + length;
-      if (found[id] !== 0) continue;
-      // A window other than the literal's own (a hash collision; in the short table, also the window
-      // of another length, whose own probe compares this literal at the same position) needs no
-      // comparison of the characters.
-      if (window !== anchorWindow) {
-        pending = true;
-        continue;
-      }
-      const start = i + 1 - anchorEnd;
-      let j = 0;
-      if (start >= 0 && start + length <= text.length)
-        while (j < length && fold[text.charCodeAt(start + j)] === records[chars + j]) j++;
-      if (j === length) {
-        found[id] = 1;
-        count++;
-      } else pending = true;
-    }
-    return count * 2 + (pending ? 0 : 1);
-  }
-}
-
-/**
- * Probes the characters [from, to) of text (the window rolling on from state[0]) and notes the hits in
- * pairs (position, window; the position bitwise not for the short table), returning their number.
- * Module-level functions of typed arrays and integers only: the loop's optimized code does not depend
- * on which scanner (and so which feedback) reached it first.
- */
-function probeOneShort(
-  text: string,
-  from: number,
-  to: number,
-  fold: Uint16Array,
-  longBits: Int32Array,
-  longShift: number,
-  shortBits: Int32Array,
-  shortShift: number,
-  shortMask: number,
-  hits: Int32Array,
-  state: Int32Array,
-): number {
-  let window = state[0];
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    // The last four folded characters, 8 bits each (collisions only cost a comparison).
-    window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
-    const h = imul(window, HASH) >>> longShift;
-    if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
-      hits[n++] = i;
-      hits[n++] = window;
-    }
-    const hs = imul(window & shortMask, HASH) >>> shortShift;
-    if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
-      hits[n++] = ~i;
-      hits[n++] = window & shortMask;
-    }
-  }
-  state[0] = window;
-  return n;
-}
-
-/** probeOneShort for any number of short window lengths (none included). */
-function probeManyShort(
-  text: string,
-  from: number,
-  to: number,
-  fold: Uint16Array,
-  longBits: Int32Array,
-  longShift: number,
-  shortBits: Int32Array,
-  shortShift: number,
-  masks: Int32Array,
-  hits: Int32Array,
-  state: Int32Array,
-): number {
-  let window = state[0];
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    window = (window << 8) | (fold[text.charCodeAt(i)] & 0xff);
-    const h = imul(window, HASH) >>> longShift;
-    if ((longBits[h >>> 5] & (1 << (h & 31))) !== 0) {
-      hits[n++] = i;
-      hits[n++] = window;
-    }
-    for (let m = 0; m < masks.length; m++) {
-      const hs = imul(window & masks[m], HASH) >>> shortShift;
-      if ((shortBits[hs >>> 5] & (1 << (hs & 31))) !== 0) {
-        hits[n++] = ~i;
-        hits[n++] = window & masks[m];
-      }
-    }
-  }
-  state[0] = window;
-  return n;
 }
 
 /**
@@ -335,7 +97,7 @@ function fileLiterals(
   ids: readonly number[],
   maxBits: number,
   slotsPerLiteralBits: number,
-): Buckets {
+): ScanTable {
   const hashBits = Math.min(
     maxBits,
     Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + slotsPerLiteralBits),
@@ -409,6 +171,17 @@ function writeRecords(
     records[at + RECORD_LENGTH] = literal.length;
     at += RECORD_CHARS + literal.length;
   }
+}
+
+/** The screen of a table: a bit per anchor window, by SCREEN_HASH (see CompiledLiteralScan). */
+function screenOf(table: ScanTable): Int32Array {
+  const { records, shift } = table;
+  const screen = new Int32Array(table.bits.length);
+  for (let at = 0; at < records.length; at += RECORD_CHARS + records[at + RECORD_LENGTH]) {
+    const h = imul(records[at + RECORD_WINDOW], SCREEN_HASH) >>> shift;
+    screen[h >>> 5] |= 1 << (h & 31);
+  }
+  return screen;
 }
 
 /** The rank table of a bit table (see Buckets.ranks). */

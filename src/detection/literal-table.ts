@@ -41,21 +41,22 @@ export class LiteralTable {
     return this.scanner;
   }
 
-  /** found[id] = 1 for every literal occurring in one of the texts. */
-  scan(texts: readonly string[]): Uint8Array {
+  /** found[id] = 1 for every literal occurring in one of the texts, and their ids (ascending). */
+  scanFound(texts: readonly string[]): LiteralScan {
     const scanner = this.build();
     const found = new Uint8Array(this.list.length);
-    for (const text of texts) if (text.length > 0) scanner.scan(text, found);
-    return found;
-  }
-
-  /** Like `scan`, with the found literals' ids listed too. */
-  scanFound(texts: readonly string[]): LiteralScan {
-    const found = this.scan(texts);
-    let count = 0;
-    for (let id = 0; id < found.length; id++) count += found[id];
-    const ids = new Int32Array(count);
-    for (let id = 0, k = 0; k < count; id++) if (found[id] !== 0) ids[k++] = id;
-    return { found, ids };
+    let ids: Int32Array | null = null;
+    for (const text of texts) {
+      if (text.length === 0) continue;
+      const fresh = scanner.scanIds(text, found);
+      if (ids === null) ids = fresh;
+      else if (fresh.length > 0) {
+        const joined: Int32Array = new Int32Array(ids.length + fresh.length);
+        joined.set(ids);
+        joined.set(fresh, ids.length);
+        ids = joined;
+      }
+    }
+    return { found, ids: ids === null ? new Int32Array(0) : ids.sort() };
   }
 }

@@ -56,22 +56,33 @@ export function normaliseEmail(raw: string): string | undefined {
 const OBFUSCATED_AT = /\s*[[({]\s*(?:at|@|ät)\s*[\])}]\s*/gi;
 const OBFUSCATED_DOT = /\s*[[({]\s*(?:dot|punkt|point)\s*[\])}]\s*/gi;
 /**
- * The same without the white space around: every match of the above holds one of these, and these
- * are scanned for without a try at every white-space character, so a text without one is not copied.
+ * The same without the white space around, from their bracket on: every match of the above holds
+ * one of these, and these are tried only where the text has a bracket (found with indexOf, not a
+ * regex scan), so a text without one is neither scanned by a regex nor copied.
  */
-const BARE_AT = /[[({]\s*(?:at|@|ät)\s*[\])}]/i;
-const BARE_DOT = /[[({]\s*(?:dot|punkt|point)\s*[\])}]/i;
+const BARE_AT = /[[({]\s*(?:at|@|ät)\s*[\])}]/iy;
+const BARE_DOT = /[[({]\s*(?:dot|punkt|point)\s*[\])}]/iy;
+const BRACKETS = ['[', '(', '{'];
+
+/** Whether the sticky `bare` matches at one of the text's brackets. */
+function matchesAtABracket(text: string, bare: RegExp): boolean {
+  for (const bracket of BRACKETS) {
+    for (let at = text.indexOf(bracket); at >= 0; at = text.indexOf(bracket, at + 1)) {
+      bare.lastIndex = at;
+      if (bare.test(text)) return true;
+    }
+  }
+  return false;
+}
 
 /**
  * "info [at] acme [dot] de", "info(at)acme.de" → "info@acme.de" (imprints write addresses so). The
  * "(dot)"s are left as written in a text that holds no "@" then (no address is read from it anyway).
  */
-function deobfuscate(text: string): string {
-  // Both patterns need a bracket: a text without one is returned as is, unscanned.
-  if (!/[[({]/.test(text)) return text;
-  const withAt = BARE_AT.test(text) ? text.replace(OBFUSCATED_AT, '@') : text;
+export function deobfuscate(text: string): string {
+  const withAt = matchesAtABracket(text, BARE_AT) ? text.replace(OBFUSCATED_AT, '@') : text;
   if (withAt.indexOf('@') < 0) return withAt;
-  return BARE_DOT.test(withAt) ? withAt.replace(OBFUSCATED_DOT, '.') : withAt;
+  return matchesAtABracket(withAt, BARE_DOT) ? withAt.replace(OBFUSCATED_DOT, '.') : withAt;
 }
 
 /**

@@ -99,7 +99,10 @@ const BLOCKS = [
 ];
 /** Inline elements that still start a new text segment (team cards: <strong>Name</strong><span>Title</span>). */
 const SEGMENT_BREAKS = ['span', 'strong', 'b', 'em', 'small', 'a'];
-/** One look-up per element for the three bits and the role (any name not listed is none of them). */
+/**
+ * The three bits and the role of each name (any name not listed is none of them): the walk finds
+ * them in the look-up it makes for the name's own rule.
+ */
 const TAG_FLAGS = new Map<string, number>();
 for (const [names, flag] of [
   [SKIPPED, SKIPS],
@@ -153,7 +156,8 @@ function hasMicrodata(raw: readonly string[]): boolean {
  */
 class PageDocumentReader extends MarkupWalk {
   private readonly doc: PageDocument;
-  private readonly text = new PageText(LIMITS.textChars);
+  /** Told plain pieces only when segments are kept (they trust it instead of a test of their own). */
+  private readonly text: PageText;
   /** Open elements whose text is not visible (script, style, head...). */
   private skipDepth = 0;
   private inTitle = false;
@@ -171,6 +175,11 @@ class PageDocumentReader extends MarkupWalk {
   /** Whether the open segment's first part is a PLAIN_PIECE of the page text. */
   private segmentPlain = false;
   private readonly microdata = new MicrodataCollector();
+  /**
+   * TAG_FLAGS of the open elements, innermost last: the walk closes elements in the reverse order
+   * it opens them, so each close pops its element's flags instead of looking them up again.
+   */
+  private readonly openFlags: number[] = [];
   /** The first "&" of the html at or after ampersandFrom (the html's length when there is none). */
   private ampersandFrom = 0;
   private ampersandAt = -1;
@@ -180,7 +189,8 @@ class PageDocumentReader extends MarkupWalk {
     parsed: ParsedHtml,
     private readonly withSegments: boolean,
   ) {
-    super(parsed.html, parsed.tokens);
+    super(parsed.html, parsed.tokens, TAG_FLAGS);
+    this.text = new PageText(LIMITS.textChars, withSegments);
     this.doc = {
       url,
       meta: new Map(),
@@ -203,8 +213,8 @@ class PageDocumentReader extends MarkupWalk {
     return doc;
   }
 
-  protected onOpen(name: string, token: number): void {
-    const flags = TAG_FLAGS.get(name) ?? 0;
+  protected onOpen(name: string, token: number, flags: number): void {
+    this.openFlags.push(flags);
     // The segment so far sat in the parent (the element is not on the stack yet).
     if (flags & (BLOCK | SEGMENT_BREAK)) {
       this.endSegmentIn(this.stack.length > 0 ? this.stack[this.stack.length - 1] : '');
@@ -266,7 +276,7 @@ class PageDocumentReader extends MarkupWalk {
   }
 
   protected onClose(name: string): void {
-    const flags = TAG_FLAGS.get(name) ?? 0;
+    const flags = this.openFlags.pop() as number;
     if (flags & SKIPS) this.skipDepth = Math.max(0, this.skipDepth - 1);
     // The segment so far sat in this element.
     if (flags & (BLOCK | SEGMENT_BREAK)) {

@@ -21,19 +21,18 @@ export interface HtmlFacts {
 const MAX_URLS_PER_KIND = 2000;
 
 /** Attributes that hold a URL the browser would load, by element. */
-const RESOURCE_ATTRIBUTES: Record<string, string[]> = {
-  img: ['src'],
-  iframe: ['src'],
-  frame: ['src'],
-  form: ['action'],
-  link: ['href'],
-  source: ['src'],
-  video: ['src', 'poster'],
-  audio: ['src'],
-  embed: ['src'],
-  object: ['data'],
-  track: ['src'],
-};
+const RESOURCE_ATTRIBUTES = new Map<string, readonly string[]>([
+  ['img', ['src']],
+  ['iframe', ['src']],
+  ['frame', ['src']],
+  ['form', ['action']],
+  ['source', ['src']],
+  ['video', ['src', 'poster']],
+  ['audio', ['src']],
+  ['embed', ['src']],
+  ['object', ['data']],
+  ['track', ['src']],
+]);
 
 /**
  * Extracts links and resource URLs from the page's one reading (src/html): the start tags of its
@@ -45,6 +44,19 @@ export function extractHtmlFacts(html: string, pageUrl: string): HtmlFacts {
   return htmlFactsOf(parsePageHtml(html), pageUrl);
 }
 
+/** What the extraction does with a start tag, by tag name (a tag not in the table: its srcset only). */
+const TAG = { BASE: 1, HTML: 2, LINK: 3, SCRIPT: 4, META: 5, ANCHOR: 6, RESOURCE: 7 } as const;
+const TAGS = new Map<string, number>([
+  ...[...RESOURCE_ATTRIBUTES.keys()].map((name): [string, number] => [name, TAG.RESOURCE]),
+  ['base', TAG.BASE],
+  ['html', TAG.HTML],
+  ['link', TAG.LINK],
+  ['script', TAG.SCRIPT],
+  ['meta', TAG.META],
+  ['a', TAG.ANCHOR],
+  ['area', TAG.ANCHOR],
+]);
+
 /** The facts of a page already read (the fetcher reads it once and hands the reading along). */
 export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   const links = new UrlSet();
@@ -55,50 +67,15 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   const metaLanguages: string[] = [];
 
   let resolver = new LinkResolver(pageUrl);
-  const resolve = (value: string | undefined): string | undefined => resolver.resolve(value);
-
   // Attributes are read one by one from the token's raw list, decoded as htmlparser2 decodes them
   // (no attributes object per tag, no decoding of the attributes nobody reads).
-  const onopentag = (name: string, raw: readonly string[]): void => {
-    const get = (attribute: string): string | undefined => attributeOf(raw, attribute);
-    switch (name) {
-      case 'base':
-        {
-          const base = resolve(get('href'));
-          if (base !== undefined) resolver = new LinkResolver(base);
-        }
-        return;
-      case 'html':
-        htmlLang ??= get('lang');
-        return;
-      case 'a':
-      case 'area':
-        links.add(resolve(get('href')));
-        return;
-      case 'script':
-        scriptSrc.add(resolve(get('src')));
-        return;
-      case 'meta': {
-        const content = get('content');
-        if (get('property')?.toLowerCase() === 'og:locale' && content) {
-          metaLanguages.push(content);
-        } else if (get('http-equiv')?.toLowerCase() === 'content-language' && content) {
-          metaLanguages.push(...content.split(','));
-        }
-        return;
-      }
-    }
-    if (name === 'link' && /(^|\s)stylesheet(\s|$)/i.test(get('rel') ?? '')) {
-      stylesheets.add(resolve(get('href')));
-      return;
-    }
-    for (const attribute of RESOURCE_ATTRIBUTES[name] ?? []) resources.add(resolve(get(attribute)));
-    addSrcset(raw);
-  };
+  const resolved = (raw: readonly string[], attribute: string): string | undefined =>
+    resolver.resolve(attributeOf(raw, attribute));
   const addSrcset = (raw: readonly string[]): void => {
     const srcset = attributeOf(raw, 'srcset');
     if (srcset) {
-      for (const candidate of srcset.split(',')) resources.add(resolve(candidate.trim().split(/\s+/)[0]));
+      for (const candidate of srcset.split(','))
+        resources.add(resolver.resolve(candidate.trim().split(/\s+/)[0]));
     }
   };
 
@@ -108,8 +85,45 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   for (let k = 0; k < kinds.length; k++) {
     if (kinds[k] !== TOKEN.START) continue;
     const raw = attrs[k] as string[];
-    if (INTERESTING.has(names[k])) onopentag(names[k], raw);
-    else addSrcset(raw); // any other tag counts only for a srcset
+    const name = names[k];
+    switch (TAGS.get(name)) {
+      case undefined:
+        break; // any other tag counts only for a srcset
+      case TAG.BASE: {
+        const base = resolved(raw, 'href');
+        if (base !== undefined) resolver = new LinkResolver(base);
+        continue;
+      }
+      case TAG.HTML:
+        htmlLang ??= attributeOf(raw, 'lang');
+        continue;
+      case TAG.ANCHOR:
+        links.add(resolved(raw, 'href'));
+        continue;
+      case TAG.SCRIPT:
+        scriptSrc.add(resolved(raw, 'src'));
+        continue;
+      case TAG.META: {
+        const content = attributeOf(raw, 'content');
+        if (attributeOf(raw, 'property')?.toLowerCase() === 'og:locale' && content) {
+          metaLanguages.push(content);
+        } else if (attributeOf(raw, 'http-equiv')?.toLowerCase() === 'content-language' && content) {
+          metaLanguages.push(...content.split(','));
+        }
+        continue;
+      }
+      case TAG.LINK:
+        if (/(^|\s)stylesheet(\s|$)/i.test(attributeOf(raw, 'rel') ?? '')) {
+          stylesheets.add(resolved(raw, 'href'));
+          continue;
+        }
+        resources.add(resolved(raw, 'href')); // any other link is a resource
+        break;
+      default:
+        for (const attribute of RESOURCE_ATTRIBUTES.get(name) as readonly string[])
+          resources.add(resolved(raw, attribute));
+    }
+    addSrcset(raw);
   }
 
   return {
@@ -121,18 +135,6 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
     metaLanguages,
   };
 }
-
-/** Tags whose attributes the extraction reads (any other tag counts only for a srcset). */
-const INTERESTING = new Set([
-  'base',
-  'html',
-  'a',
-  'area',
-  'script',
-  'meta',
-  'link',
-  ...Object.keys(RESOURCE_ATTRIBUTES),
-]);
 
 class UrlSet {
   private readonly urls = new Set<string>();

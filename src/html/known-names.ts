@@ -89,13 +89,31 @@ function spells(name: string, html: string, from: number, to: number): boolean {
   return true;
 }
 
+/** How many slots the table has: a slot number is below this. */
+export const NAME_SLOTS = SLOTS;
+
+/**
+ * The table's slot of html[from, to) lowercased (ASCII letters only), -1 when it is no known name;
+ * `hash` is the name's, when the caller has it (nameHashStep over its characters from 0). A slot is
+ * a small number per known name, for tables indexed by name without a string look-up.
+ */
+export function nameSlot(html: string, from: number, to: number, hash = hashOf(html, from, to)): number {
+  for (let slot = hash & MASK; names[slot] !== undefined; slot = (slot + 1) & MASK) {
+    if (hashes[slot] === hash && spells(names[slot] as string, html, from, to)) return slot;
+  }
+  return -1;
+}
+
+/** The known name in a slot nameSlot gave. */
+export function slotName(slot: number): string {
+  return names[slot] as string;
+}
+
 /**
  * html.slice(from, to).toLowerCase(), as the table's string when the name is a known one; `hash` is
  * the name's, when the caller has it (nameHashStep over its characters from 0).
  */
 export function lowerName(html: string, from: number, to: number, hash = hashOf(html, from, to)): string {
-  for (let slot = hash & MASK; names[slot] !== undefined; slot = (slot + 1) & MASK) {
-    if (hashes[slot] === hash && spells(names[slot] as string, html, from, to)) return names[slot] as string;
-  }
-  return html.slice(from, to).toLowerCase();
+  const slot = nameSlot(html, from, to, hash);
+  return slot >= 0 ? (names[slot] as string) : html.slice(from, to).toLowerCase();
 }

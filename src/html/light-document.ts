@@ -13,11 +13,9 @@
  * gets what it got from its own parser before.
  */
 
-import { lowerName, nameHashStep } from './known-names';
+import { lowerName, NAME_SLOTS, nameHashStep, nameSlot, slotName } from './known-names';
 import { decodeEntities } from './light-entities';
-import { tagRule, type TagRule } from './tag-rules';
-
-export { decodeEntities };
+import { tagRuleAt, type TagRule } from './tag-rules';
 
 export interface LightElement {
   readonly tag: string;
@@ -57,6 +55,7 @@ export interface LightDocument {
 
 export const MAX_DEPTH = 512;
 const P = ['p'];
+const P_SLOT = [nameSlot('p', 0, 1)];
 const P_BOUNDARIES = ['button', 'table'];
 export const MAX_ELEMENTS = 200_000;
 /** The reference drivers give text patterns the first 25,000 characters of the page text. */
@@ -78,19 +77,18 @@ function isLetter(code: number): boolean {
 }
 
 /**
- * The attributes of the start tag being read, names and values alternating: gathered here and copied
- * once into an array of their own size (an array grown by push from empty reserves room for 17
- * entries, and the tree and the tokens keep it). Only one tag is read at a time.
+ * How many elements of each known tag name (by its known-names slot) are open in the tree being
+ * read: an array read instead of a map for the names of the table. Zeroed at each reading's start.
  */
-const ATTRIBUTES: string[] = [];
+const OPEN_KNOWN = new Int32Array(NAME_SLOTS);
 
-function hasAttribute(count: number, name: string): boolean {
-  for (let k = 0; k < count; k += 2) if (ATTRIBUTES[k] === name) return true;
+function hasAttribute(attributes: string[], count: number, name: string): boolean {
+  for (let k = 0; k < count; k += 2) if (attributes[k] === name) return true;
   return false;
 }
 
-function takeAttributes(count: number): string[] {
-  return count === 0 ? [] : ATTRIBUTES.slice(0, count);
+function takeAttributes(attributes: string[], count: number): string[] {
+  return count === 0 ? [] : attributes.slice(0, count);
 }
 
 const tokenRawTextEnd = new Map<string, RegExp>();
@@ -136,6 +134,16 @@ export interface MarkupTokens {
 
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
 
+/** The most tokens the token arrays are sized for beforehand. */
+const MAX_EXPECTED_TOKENS = 1 << 16;
+
+/** The token arrays, sized beforehand, cut to the `count` tokens read. */
+function ofLength(tokens: MarkupTokens, count: number): MarkupTokens {
+  for (const array of [tokens.kinds, tokens.names, tokens.attrs, tokens.from, tokens.to])
+    array.length = count;
+  return tokens;
+}
+
 export interface ParseOptions {
   /** Also record the markup tokens (default true); detection of a rendered DOM needs the tree only. */
   tokens?: boolean;
@@ -157,25 +165,49 @@ export function readMarkup(
   let baseHref: string | null = null;
   let truncated = false;
 
-  const tokens: MarkupTokens | null =
-    options.tokens === false ? null : { kinds: [], names: [], attrs: [], from: [], to: [] };
+  const tokens = options.tokens !== false;
+  /**
+   * The attributes of the start tag being read, names and values alternating: gathered here and
+   * copied once into an array of their own size (an array grown by push from empty reserves room
+   * for 17 entries, and the tree and the tokens keep it). An array of this reading's own, not one
+   * kept from page to page: storing the page's new strings into an old array costs a write barrier
+   * entry each.
+   */
+  const attributes: string[] = [];
+  let tokenCount = 0;
+  // The token arrays, sized for a page's usual count of tokens (one per 32 characters or so) and
+  // set to the count at the end: an array pushed into from empty grows by copies again and again.
+  const expectedTokens = tokens ? Math.min(html.length >> 5, MAX_EXPECTED_TOKENS) + 16 : 0;
+  const tokenArrays: MarkupTokens = {
+    kinds: new Array<number>(expectedTokens),
+    names: new Array<string>(expectedTokens),
+    attrs: new Array<string[] | null>(expectedTokens),
+    from: new Array<number>(expectedTokens),
+    to: new Array<number>(expectedTokens),
+  };
   /** Tokens end before this offset are inside what htmlparser2 reads as a CDATA section. */
   let skipTokensUntil = 0;
   const token = (kind: number, name: string, attrs: string[] | null, from: number, to: number): void => {
     if (!tokens) return;
     if (to <= skipTokensUntil) return;
     if (kind >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
-    tokens.kinds.push(kind);
-    tokens.names.push(name);
-    tokens.attrs.push(attrs);
-    tokens.from.push(from);
-    tokens.to.push(to);
+    const k = tokenCount++;
+    tokenArrays.kinds[k] = kind;
+    tokenArrays.names[k] = name;
+    tokenArrays.attrs[k] = attrs;
+    tokenArrays.from[k] = from;
+    tokenArrays.to[k] = to;
   };
 
   const stack: number[] = [];
-  /** The rules of the elements on the stack, in step with it. */
+  /** The rules and the known-name slots (-1: none) of the elements on the stack, in step with it. */
   const stackRules: TagRule[] = [];
-  const openCount = new Map<string, number>();
+  const stackSlots: number[] = [];
+  OPEN_KNOWN.fill(0);
+  /** How many elements of each other tag name are open. */
+  const openOther = new Map<string, number>();
+  const openCount = (slot: number, tag: string): number =>
+    slot >= 0 ? OPEN_KNOWN[slot] : (openOther.get(tag) ?? 0);
   let rootLast = -1;
   let hiddenDepth = 0;
   let foreignDepth = 0;
@@ -196,24 +228,30 @@ export function readMarkup(
     return ampAt;
   };
 
-  /** A piece of text; `decode` when it holds an "&" (its entities are decoded). */
-  const addText = (raw: string, decode: boolean): void => {
-    if (!raw || truncated) return;
+  /**
+   * A piece of text, `length` characters; `decode` when it holds an "&" (its entities are decoded).
+   * The caller gives the length it knows: the pieces are strings of many representations, and
+   * reading their length would be a generic look-up.
+   */
+  const addText = (raw: string, length: number, decode: boolean): void => {
+    if (length === 0 || truncated) return;
     const text = decode ? decodeEntities(raw) : raw;
     texts.push(text);
     if (hiddenDepth === 0 && visibleLength < TEXT_LIMIT * 2) {
       visible.push(text);
-      visibleLength += text.length;
+      visibleLength += decode ? text.length : length;
     }
   };
 
   const pop = (): void => {
     const index = stack.pop() as number;
     const rule = stackRules.pop() as TagRule;
+    const slot = stackSlots.pop() as number;
     const element = elements[index];
     element.end = elements.length - 1;
     element.textEnd = texts.length;
-    openCount.set(element.tag, (openCount.get(element.tag) ?? 1) - 1);
+    if (slot >= 0) OPEN_KNOWN[slot]--;
+    else openOther.set(element.tag, (openOther.get(element.tag) ?? 1) - 1);
     if (rule.hidden) hiddenDepth--;
     if (rule.foreign) foreignDepth--;
   };
@@ -226,9 +264,18 @@ export function readMarkup(
     }
   };
 
-  /** Closes the nearest open element among `targets` unless a `boundary` element is nearer. */
-  const closeOpen = (targets: readonly string[], boundaries: readonly string[]): void => {
-    if (!targets.some((t) => (openCount.get(t) ?? 0) > 0)) return;
+  /**
+   * Closes the nearest open element among `targets` (known names, whose slots are `targetSlots`)
+   * unless a `boundary` element is nearer.
+   */
+  const closeOpen = (
+    targets: readonly string[],
+    targetSlots: readonly number[],
+    boundaries: readonly string[],
+  ): void => {
+    let anyOpen = false;
+    for (let k = 0; k < targetSlots.length && !anyOpen; k++) anyOpen = OPEN_KNOWN[targetSlots[k]] > 0;
+    if (!anyOpen) return;
     for (let k = stack.length - 1; k >= 0; k--) {
       const tag = elements[stack[k]].tag;
       if (targets.includes(tag)) {
@@ -239,15 +286,15 @@ export function readMarkup(
     }
   };
 
-  const open = (tag: string, rule: TagRule, attrs: string[], selfClosing: boolean): void => {
+  const open = (tag: string, slot: number, rule: TagRule, attrs: string[], selfClosing: boolean): void => {
     if (elements.length >= MAX_ELEMENTS) {
       truncated = true;
       return;
     }
     if (foreignDepth === 0) {
-      if (rule.closesP && (openCount.get('p') ?? 0) > 0) closeOpen(P, P_BOUNDARIES);
+      if (rule.closesP && OPEN_KNOWN[P_SLOT[0]] > 0) closeOpen(P, P_SLOT, P_BOUNDARIES);
       const implied = rule.impliedEnd;
-      if (implied) closeOpen(implied[0], implied[1]);
+      if (implied) closeOpen(implied[0], rule.impliedEndSlots as readonly number[], implied[1]);
     }
     if (stack.length >= MAX_DEPTH) pop();
     const parent = stack.length ? stack[stack.length - 1] : -1;
@@ -273,7 +320,9 @@ export function readMarkup(
     if (rule.isVoid || (selfClosing && (foreignDepth > 0 || rule.foreign))) return;
     stack.push(index);
     stackRules.push(rule);
-    openCount.set(tag, (openCount.get(tag) ?? 0) + 1);
+    stackSlots.push(slot);
+    if (slot >= 0) OPEN_KNOWN[slot]++;
+    else openOther.set(tag, (openOther.get(tag) ?? 0) + 1);
     if (rule.hidden) hiddenDepth++;
     if (rule.foreign) foreignDepth++;
   };
@@ -306,11 +355,11 @@ export function readMarkup(
       let lt = html.indexOf('<', i);
       if (lt >= n) lt = -1;
       if (lt < 0) {
-        if (treeText()) addText(html.slice(i, n), ampFrom(i) < n);
+        if (treeText()) addText(html.slice(i, n), n - i, ampFrom(i) < n);
         if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
         return;
       }
-      if (lt > i && treeText()) addText(html.slice(i, lt), ampFrom(i) < lt);
+      if (lt > i && treeText()) addText(html.slice(i, lt), lt - i, ampFrom(i) < lt);
       if (lt > textFrom) token(TOKEN.TEXT, '', null, textFrom, lt);
       textFrom = lt;
       const c = lt + 1 < n ? html.charCodeAt(lt + 1) : -1;
@@ -367,7 +416,8 @@ export function readMarkup(
           hash = nameHashStep(hash, code);
           j++;
         }
-        const tag = lowerName(html, lt + 2, j, hash);
+        const slot = nameSlot(html, lt + 2, j, hash);
+        const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 2, j).toLowerCase();
         const close = html.indexOf('>', j);
         if (close < 0 || close >= n) {
           endTagAtEnd(lt + 2);
@@ -378,13 +428,12 @@ export function readMarkup(
         // htmlparser2 ends an end tag's name at a space or ">" only ("</p/>" names "p/").
         token(TOKEN.END, html.charCodeAt(j) === 47 ? endTagName(lt + 2, close) : tag, null, lt, i);
         if (!treeText()) continue;
-        if (tag === 'p' && (openCount.get('p') ?? 0) === 0) continue;
-        if (tag !== 'body' && tag !== 'html' && (openCount.get(tag) ?? 0) > 0) popUntil(tag);
+        if (tag !== 'body' && tag !== 'html' && openCount(slot, tag) > 0) popUntil(tag);
         continue;
       }
 
       if (!isLetter(c)) {
-        if (treeText()) addText('<', false);
+        if (treeText()) addText('<', 1, false);
         i = lt + 1;
         continue;
       }
@@ -398,7 +447,8 @@ export function readMarkup(
         hash = nameHashStep(hash, code);
         j++;
       }
-      const tag = lowerName(html, lt + 1, j, hash);
+      const slot = nameSlot(html, lt + 1, j, hash);
+      const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 1, j).toLowerCase();
       let attrCount = 0;
       let selfClosing = false;
       // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
@@ -433,6 +483,7 @@ export function readMarkup(
         while (j < n && isSpace(html.charCodeAt(j))) j++;
         let value = '';
         let valueFrom = j;
+        let valueTo = j;
         if (j < n && html.charCodeAt(j) === 61 /* = */) {
           j++;
           while (j < n && isSpace(html.charCodeAt(j))) j++;
@@ -444,27 +495,29 @@ export function readMarkup(
               break scan;
             }
             valueFrom = j + 1;
+            valueTo = close;
             value = html.slice(valueFrom, close);
             j = close + 1;
           } else {
             valueFrom = j;
             while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
+            valueTo = j;
             value = html.slice(valueFrom, j);
           }
         }
-        if (!hasAttribute(attrCount, name)) {
-          ATTRIBUTES[attrCount++] = name;
-          ATTRIBUTES[attrCount++] = value;
-          if (!hasEntity && value !== '' && ampFrom(valueFrom) < valueFrom + value.length) hasEntity = true;
+        if (!hasAttribute(attributes, attrCount, name)) {
+          attributes[attrCount++] = name;
+          attributes[attrCount++] = value;
+          if (!hasEntity && valueTo > valueFrom && ampFrom(valueFrom) < valueTo) hasEntity = true;
         }
       }
-      const attrs = takeAttributes(attrCount);
+      const attrs = takeAttributes(attributes, attrCount);
       i = j;
       textFrom = i;
       // The tokens keep values as written (their readers decode them as htmlparser2 does); the
       // tree decodes them itself, sharing the array when there is nothing to decode.
       token(TOKEN.START, tag, attrs, slashed ? 1 : 0, i);
-      const rule = tagRule(tag);
+      const rule = tagRuleAt(slot, tag);
       let inTree = false;
       if (treeText()) {
         let treeAttrs = attrs;
@@ -472,7 +525,7 @@ export function readMarkup(
           treeAttrs = attrs.slice();
           for (let k = 1; k < treeAttrs.length; k += 2) treeAttrs[k] = decodeEntities(treeAttrs[k]);
         }
-        open(tag, rule, treeAttrs, selfClosing);
+        open(tag, slot, rule, treeAttrs, selfClosing);
         if (truncated) {
           // The element cap ends the tree; the tokens read on (their readers have caps of their own).
           if (!tokens) return;
@@ -514,7 +567,7 @@ export function readMarkup(
       }
       if (treeRaw) {
         const body = html.slice(i, bodyEnd);
-        addText(body, (tag === 'textarea' || tag === 'title') && ampFrom(i) < bodyEnd);
+        addText(body, bodyEnd - i, (tag === 'textarea' || tag === 'title') && ampFrom(i) < bodyEnd);
         if (tag === 'script') {
           const src = attr(elements[elements.length - 1].attrs, 'src');
           if (src !== null) scriptSrc.push(src.trim());
@@ -554,12 +607,11 @@ export function readMarkup(
 
   scan(0, html.length, true);
   while (stack.length) pop();
-  ATTRIBUTES.length = 0; // its strings may hold the page
 
   const text = visible.join(' ').replace(WHITESPACE_TO_COLLAPSE, ' ').trim().slice(0, TEXT_LIMIT);
   return {
     light: { elements, texts, scriptSrc, inlineScripts, styles, metas, baseHref, text, truncated },
-    tokens,
+    tokens: tokens ? ofLength(tokenArrays, tokenCount) : null,
   };
 }
 

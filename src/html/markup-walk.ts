@@ -118,6 +118,30 @@ for (const name of [
   });
 }
 
+/** A name's rule and a reader's own flags for it: what the walk and its reader need, in one look-up. */
+interface TagEntry {
+  readonly rule: ElementRule;
+  readonly flags: number;
+}
+
+const ORDINARY_ENTRY: TagEntry = { rule: ORDINARY, flags: 0 };
+const NO_READER_FLAGS: ReadonlyMap<string, number> = new Map();
+/** RULES merged with each reader's table of flags, built once per table. */
+const MERGED_TABLES = new WeakMap<ReadonlyMap<string, number>, ReadonlyMap<string, TagEntry>>();
+
+function mergedTable(readerFlags: ReadonlyMap<string, number>): ReadonlyMap<string, TagEntry> {
+  let table = MERGED_TABLES.get(readerFlags);
+  if (table === undefined) {
+    const entries = new Map<string, TagEntry>();
+    for (const [name, rule] of RULES) entries.set(name, { rule, flags: readerFlags.get(name) ?? 0 });
+    for (const [name, flags] of readerFlags)
+      if (!entries.has(name)) entries.set(name, { rule: ORDINARY, flags });
+    MERGED_TABLES.set(readerFlags, entries);
+    table = entries;
+  }
+  return table;
+}
+
 /** An element htmlparser2 opens without a start tag of its own (<p> for a stray </p>, <br> for </br>). */
 export const IMPLIED = -1;
 
@@ -131,19 +155,31 @@ export const IMPLIED = -1;
 export abstract class MarkupWalk {
   /** Names of the open elements, innermost last (htmlparser2 keeps the innermost first). */
   protected readonly stack: string[] = [];
+  private readonly table: ReadonlyMap<string, TagEntry>;
 
+  /**
+   * `readerFlags`: the reader's own number for each tag name it tells apart (any other name is 0),
+   * handed to onOpen with the element: found in the look-up the walk makes for the name's rule.
+   */
   protected constructor(
     protected readonly html: string,
     protected readonly tokens: MarkupTokens,
-  ) {}
+    readerFlags: ReadonlyMap<string, number> = NO_READER_FLAGS,
+  ) {
+    this.table = mergedTable(readerFlags);
+  }
 
   /**
    * An element starts; `token` is its START token (its raw attributes: tokens.attrs[token]) or
-   * IMPLIED. The stack holds its ancestors (it is not on it yet).
+   * IMPLIED, `flags` the reader's flags for its name. The stack holds its ancestors (it is not on
+   * it yet).
    */
-  protected abstract onOpen(name: string, token: number): void;
+  protected abstract onOpen(name: string, token: number, flags: number): void;
 
-  /** An element ends (every start has its end); it is off the stack already. */
+  /**
+   * An element ends (every start has its end, and the ends come in the reverse order of the
+   * starts); it is off the stack already.
+   */
   protected abstract onClose(name: string): void;
 
   /**
@@ -154,19 +190,21 @@ export abstract class MarkupWalk {
 
   protected walk(): void {
     const stack = this.stack;
+    const table = this.table;
     const foreignContext: boolean[] = [false];
     const { kinds, names, from, to } = this.tokens;
     for (let k = 0; k < kinds.length; k++) {
       const kind = kinds[k];
       if (kind === TOKEN.START) {
         const name = names[k];
-        const rule = RULES.get(name) ?? ORDINARY;
+        const entry = table.get(name) ?? ORDINARY_ENTRY;
+        const rule = entry.rule;
         const implied = rule.impliesClose;
         if (implied !== undefined) {
           while (stack.length > 0 && implied.has(stack[stack.length - 1]))
             this.onClose(stack.pop() as string);
         }
-        this.onOpen(name, k);
+        this.onOpen(name, k, entry.flags);
         if (rule.isVoid) {
           this.onClose(name);
           continue;
@@ -178,19 +216,20 @@ export abstract class MarkupWalk {
         else stack.push(name);
       } else if (kind === TOKEN.END) {
         const name = names[k];
-        const rule = RULES.get(name) ?? ORDINARY;
+        const rule = (table.get(name) ?? ORDINARY_ENTRY).rule;
         if (rule.foreign || rule.integration) foreignContext.pop();
         if (!rule.isVoid) {
-          const at = stack.lastIndexOf(name);
+          // Most end tags close the innermost element: no search of the stack for those.
+          const at = stack[stack.length - 1] === name ? stack.length - 1 : stack.lastIndexOf(name);
           if (at !== -1) {
             while (stack.length > at) this.onClose(stack.pop() as string);
           } else if (name === 'p') {
             // <p> implies the close of an open <p> only, and none is open here.
-            this.onOpen('p', IMPLIED);
+            this.onOpen('p', IMPLIED, (table.get('p') as TagEntry).flags);
             this.onClose('p');
           }
         } else if (name === 'br') {
-          this.onOpen('br', IMPLIED);
+          this.onOpen('br', IMPLIED, (table.get('br') as TagEntry).flags);
           this.onClose('br');
         }
       } else {

@@ -1,3 +1,5 @@
+import { NAME_SLOTS, nameSlot } from './known-names';
+
 /**
  * What the light tree does with an element, by tag name (the browser's rules it follows, see
  * light-document.ts): one look-up per tag instead of one per set. Only the names with a rule are in
@@ -16,6 +18,8 @@ export interface TagRule {
   readonly foreign: boolean;
   /** [elements its start tag closes when open, elements that stop the search], if any. */
   readonly impliedEnd: readonly [readonly string[], readonly string[]] | undefined;
+  /** The known-name slots (known-names.ts) of impliedEnd[0], the elements its start tag closes. */
+  readonly impliedEndSlots: readonly number[] | undefined;
   /** htmlparser2 reads as markup the body the tree keeps as text. */
   readonly rawForTreeOnly: boolean;
   /** A raw-text element of htmlparser2's tokenizer. */
@@ -81,14 +85,22 @@ const RAW_FOR_TREE_ONLY = ['iframe', 'noembed', 'noframes', 'noscript', 'plainte
 /** Raw-text elements of htmlparser2's tokenizer. */
 const RAW_FOR_TOKENS = ['script', 'style', 'title', 'textarea', 'xmp'];
 
+function slotOf(name: string): number {
+  const slot = nameSlot(name, 0, name.length);
+  if (slot < 0) throw new Error(`${name} is not in the table of known names`);
+  return slot;
+}
+
 function ruleOf(tag: string): TagRule {
+  const impliedEnd = IMPLIED_END.get(tag);
   return {
     isVoid: VOID.includes(tag),
     rawText: RAW_TEXT.includes(tag),
     hidden: HIDDEN_TEXT.includes(tag),
     closesP: CLOSES_P.includes(tag),
     foreign: FOREIGN.includes(tag),
-    impliedEnd: IMPLIED_END.get(tag),
+    impliedEnd,
+    impliedEndSlots: impliedEnd?.[0].map(slotOf),
     rawForTreeOnly: RAW_FOR_TREE_ONLY.includes(tag),
     rawForTokens: RAW_FOR_TOKENS.includes(tag),
   };
@@ -102,4 +114,16 @@ for (const tag of [VOID, RAW_TEXT, HIDDEN_TEXT, CLOSES_P, [...IMPLIED_END.keys()
 
 export function tagRule(tag: string): TagRule {
   return RULES.get(tag) ?? ORDINARY_TAG;
+}
+
+/** The rules by known-name slot: an array read instead of a map for the names of the table. */
+const RULES_BY_SLOT: TagRule[] = new Array<TagRule>(NAME_SLOTS).fill(ORDINARY_TAG);
+for (const [tag, rule] of RULES) {
+  const slot = nameSlot(tag, 0, tag.length);
+  if (slot >= 0) RULES_BY_SLOT[slot] = rule;
+}
+
+/** tagRule(tag), given the tag's known-name slot (-1 when it is not a known name). */
+export function tagRuleAt(slot: number, tag: string): TagRule {
+  return slot >= 0 ? RULES_BY_SLOT[slot] : tagRule(tag);
 }

@@ -1,3 +1,4 @@
+import { SCAN_CHUNK } from '../../../src/detection/compiled-literal-scan';
 import { LiteralScanner } from '../../../src/detection/literal-scanner';
 
 /** A linear congruential generator (its high bits only are used): the same cases on every run. */
@@ -15,7 +16,6 @@ const LOWER = ['a', 'b', 'c', '-', '/', '.', 'é', 'š', 'д', '😀'];
 const UPPER: Record<string, string> = { a: 'A', b: 'B', c: 'C', é: 'É', š: 'Š', д: 'Д' };
 /** Characters no literal has. */
 const OTHER = ['x', 'Z', ' ', '<', 'ā'];
-const BATCH = 1024;
 
 function randomLiteral(random: () => number, length: number): string {
   let literal = '';
@@ -36,9 +36,9 @@ function randomText(random: () => number, literals: readonly string[], length: n
     if (pick < 0.15) part = inRandomCase(random, literals[Math.floor(random() * literals.length)]);
     else if (pick < 0.55) part = inRandomCase(random, LOWER[Math.floor(random() * LOWER.length)]);
     else if (pick < 0.6) {
-      // A literal placed across a batch boundary.
+      // A literal placed across a chunk boundary (the scan holds one chunk of the text at a time).
       const literal = literals[Math.floor(random() * literals.length)];
-      const boundary = (Math.floor(size / BATCH) + 1) * BATCH;
+      const boundary = (Math.floor(size / SCAN_CHUNK) + 1) * SCAN_CHUNK;
       const pad = Math.max(0, boundary - size - Math.floor(random() * literal.length));
       part = 'x'.repeat(pad) + inRandomCase(random, literal);
     } else part = OTHER[Math.floor(random() * OTHER.length)];
@@ -68,7 +68,7 @@ describe('literal scanner against a reference', () => {
       const found = new Uint8Array(literals.length);
       const expected = new Uint8Array(literals.length);
       for (let t = 0; t < 3; t++) {
-        const text = randomText(random, literals, Math.floor(random() * 3 * BATCH));
+        const text = randomText(random, literals, Math.floor(random() * 2.5 * SCAN_CHUNK));
         const lower = text.toLowerCase();
         let fresh = 0;
         literals.forEach((literal, id) => {
@@ -120,14 +120,49 @@ describe('literal scanner edge cases', () => {
     expect(foundIn(literals, 'šablona-thema')).toEqual([]);
   });
 
-  it('finds literals straddling a batch boundary, and not their near misses', () => {
+  it('finds literals straddling a chunk boundary, and not their near misses', () => {
     const literals = ['0123456789abcdef', 'boundary-literal'];
     for (let offset = 1; offset < 16; offset++) {
-      const text = 'x'.repeat(BATCH - offset) + 'BOUNDARY-literal' + 'y'.repeat(offset);
+      const text = 'x'.repeat(SCAN_CHUNK - offset) + 'BOUNDARY-literal' + 'y'.repeat(offset);
       expect(foundIn(literals, text)).toEqual(['boundary-literal']);
-      const cut = 'x'.repeat(BATCH - offset) + 'boundary-literaX';
+      const cut = 'x'.repeat(SCAN_CHUNK - offset) + 'boundary-literaX';
       expect(foundIn(literals, cut)).toEqual([]);
     }
+  });
+
+  it('compares the longest literal wherever a chunk boundary cuts it, at text ends too', () => {
+    const longest = `start-${'é-'.repeat(40)}end`;
+    const literals = [longest, 'mid-chunk-literal', 'abc'];
+    const scanner = new LiteralScanner(literals);
+    for (const cut of [1, 4, 5, 40, longest.length - 4, longest.length - 1]) {
+      const before = 'z'.repeat(2 * SCAN_CHUNK - cut);
+      const text = `${before}${longest.toUpperCase()}`;
+      const found = new Uint8Array(literals.length);
+      expect(scanner.scan(text, found)).toBe(1);
+      expect([...found]).toEqual([1, 0, 0]);
+      // The same text one character short: the literal runs past the end of the text.
+      expect(scanner.scan(text.slice(0, -1), new Uint8Array(literals.length))).toBe(0);
+      // And cut at its start by the start of the text.
+      expect(scanner.scan(text.slice(before.length + 1), new Uint8Array(literals.length))).toBe(0);
+    }
+  });
+
+  it('scans texts of several chunks with two-byte characters, each chunk alike', () => {
+    const literals = ['отправить', 'wp-content/plugins', 'abc'];
+    const unit = `${'д'.repeat(SCAN_CHUNK - 7)}abc-wp`;
+    const text = `${unit}${unit}-content/PLUGINS${unit}ОТПРАВИТЬ`;
+    const found = new Uint8Array(literals.length);
+    expect(new LiteralScanner(literals).scan(text, found)).toBe(3);
+    expect([...found]).toEqual([1, 1, 1]);
+  });
+
+  it('clears a slot for one scan only: the next scan finds its literals again', () => {
+    const literals = ['repeated-literal', 'other-literal'];
+    const scanner = new LiteralScanner(literals);
+    const text = 'repeated-literal '.repeat(3000);
+    expect(scanner.scan(text, new Uint8Array(2))).toBe(1);
+    expect(scanner.scan(text, new Uint8Array(2))).toBe(1);
+    expect(scanner.scan('x other-literal repeated-literal', new Uint8Array(2))).toBe(2);
   });
 
   it('counts a literal once when found again in a later text of the same scan', () => {

@@ -1,4 +1,5 @@
 import { BLANK_PIECE, OTHER_PIECE, PageText, PLAIN_PIECE } from '../../../src/enrichment/page-text';
+import { seededRandom } from '../../helpers/seeded-random';
 
 /** What the page document's text was before it was collapsed run by run: the pieces joined, then two regexes. */
 function collapsedAtTheEnd(pieces: string[], cap: number): string {
@@ -84,6 +85,28 @@ describe('PageText', () => {
         from = to;
       }
       expect(inPlace.toString()).toBe(copied.toString());
+    }
+  });
+
+  it('collapses the same text when it does not tell plain pieces (the runs found in the joined text)', () => {
+    const random = seededRandom(11);
+    const next = (n: number): number => Math.floor(random() * n);
+    const alphabet = [' ', ' ', ' ', '\t', '\n', '\n', '\r', '\f', '\v', 'a', 'b', '\u00a0', '.'];
+    for (let round = 0; round < 20_000; round++) {
+      const cap = 1 + next(60);
+      const pieces = Array.from({ length: next(10) }, () =>
+        Array.from({ length: next(9) }, () => alphabet[next(alphabet.length)]).join(''),
+      );
+      const text = new PageText(cap, false);
+      for (const piece of pieces) {
+        const found = text.push(piece);
+        if (found === PLAIN_PIECE) expect({ piece, found }).toEqual({ piece, found: OTHER_PIECE });
+      }
+      expect({ pieces, cap, text: text.toString() }).toEqual({
+        pieces,
+        cap,
+        text: collapsedAtTheEnd(pieces, cap),
+      });
     }
   });
 });

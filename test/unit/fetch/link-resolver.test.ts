@@ -45,6 +45,33 @@ describe('LinkResolver', () => {
     expect(new LinkResolver('not a url').resolve('https://h.example/')).toBeUndefined();
   });
 
+  it('resolves leading "./" and "../" segments as the URL parser does, never above the root', () => {
+    const base = 'https://shop.example/en/list/page.html?x=1';
+    const resolver = new LinkResolver(base);
+    const values = [
+      './a.png',
+      './',
+      '././a/b.css?v=1#f',
+      '../a.png',
+      '../../a.png',
+      '../../../../a.png',
+      '.././a:b',
+      './a:b',
+      '..//a',
+      './?q=1',
+      '../?q',
+      './a/../b',
+      './.',
+      '../..',
+      './.hidden',
+      './%2e%2e/x',
+    ];
+    for (const value of values)
+      expect([value, resolver.resolve(value)]).toEqual([value, parsed(value, base)]);
+    expect(resolver.resolve('../../a.png')).toBe('https://shop.example/a.png');
+    expect(new LinkResolver('https://h.example').resolve('../../x')).toBe('https://h.example/x');
+  });
+
   it('gives what the URL parser gave, on random values and bases', () => {
     const parts = [
       '/',

@@ -1,4 +1,4 @@
-import { lowerName, nameHashStep } from '../../../src/html/known-names';
+import { lowerName, NAME_SLOTS, nameHashStep, nameSlot, slotName } from '../../../src/html/known-names';
 import { seededRandom } from './seeded-random';
 
 /** Known names come from the table, any other lowercased as before: the same strings either way. */
@@ -36,5 +36,32 @@ describe('lowerName', () => {
         wrong.push(name);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+/** A slot per known name: the same name in any case has one slot, any other name none. */
+describe('nameSlot', () => {
+  it('gives the slot of a known name in any case, and -1 for any other name', () => {
+    const slots = new Set<number>();
+    for (const name of ['div', 'p', 'li', 'table', 'href', 'xlink:href', 'data-src']) {
+      const slot = nameSlot(name, 0, name.length);
+      expect(slot).toBeGreaterThanOrEqual(0);
+      expect(slot).toBeLessThan(NAME_SLOTS);
+      expect(slotName(slot)).toBe(name);
+      expect(nameSlot(`<${name.toUpperCase()}>`, 1, name.length + 1)).toBe(slot);
+      slots.add(slot);
+    }
+    expect(slots.size).toBe(7);
+    for (const name of ['my-element', 'keygen', 'divv', 'di', 'lin\u212a', ''])
+      expect(nameSlot(name, 0, name.length)).toBe(-1);
+  });
+
+  it('agrees with lowerName: a slot exactly when the name is the table string', () => {
+    for (const name of ['span', 'SPAN', 'Svg', 'custom-tag', 'viewBox', 'onclick', 'x']) {
+      const slot = nameSlot(name, 0, name.length);
+      const lower = lowerName(name, 0, name.length);
+      if (slot >= 0) expect(slotName(slot)).toBe(lower);
+      else expect(lower).toBe(name.toLowerCase());
+    }
   });
 });

@@ -1,0 +1,410 @@
+import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assembler';
+
+/**
+ * The literal scanner's scan (see literal-scanner.ts) as WebAssembly: for every character, the hash
+ * of the window ending there probed in the bit tables, and on a hit the literals filed under that
+ * slot compared with the text. In JavaScript this was the largest single cost of the detection (a
+ * bounds check per table read, and a speed that depended on which scan's feedback reached the loop
+ * first; docs/performance.md); here each scanner gets a module of its own, with its table offsets,
+ * shifts and window masks as constants.
+ *
+ * The scanner builds the tables (filing literals, ranks, records) in JavaScript and hands them over;
+ * the scan runs here. One memory per scanner, of fixed size:
+ *   FOLD     per UTF-16 code unit, the lowercase code literals use (u16), 0 when no literal has it
+ *   per table (long, then short when there are short literals):
+ *     BITS     a bit per slot: some literal is filed there (cleared in a scan once all are found)
+ *     RANKS    per 32-bit word of BITS: the occupied slots before it, and its bits as built
+ *     STARTS   per occupied slot, where its records begin (in i32), and the end of the last
+ *     RECORDS  per filed literal: id, where its anchor window ends, length, window, characters
+ *   SCREEN   a second bit table of the long literals' anchor windows, by another hash: a window
+ *            that only shares its long slot with some anchor is dropped without reading the slot
+ *   FOUND    a byte per literal: found (in this scan or an earlier one the caller counts with)
+ *   LIST     the ids found in this scan, in order
+ *   CLEARED  the slots cleared in this scan (the hash, bitwise not for the short table)
+ *   STATE    the rolling window, how many ids LIST holds, how many slots CLEARED holds
+ *   TEXT     a region of the text (u16): the chunk probed and, on either side, as many characters
+ *            as the longest literal, so that a literal around a hit is compared without leaving it
+ */
+export const SCAN_CHUNK = 16 * 1024;
+
+/** The window hash's multiplier (Fibonacci hashing: the product's top bits are the slot). */
+export const HASH = 0x9e3779b1;
+/** The screen's hash: another odd multiplier, whose top bits are not those of HASH's product. */
+export const SCREEN_HASH = 0x85ebca6b;
+const PAGE = 65536;
+const CODE_UNITS = 65536;
+
+export const RECORD_ID = 0;
+export const RECORD_END = 1;
+export const RECORD_LENGTH = 2;
+export const RECORD_WINDOW = 3;
+export const RECORD_CHARS = 4;
+
+/**
+ * Literals filed by the hash of one window each (see literal-scanner.ts), in a compact layout:
+ * checking a hit reads a few neighbouring words rather than scattered per-slot arrays.
+ */
+export interface ScanTable {
+  /** A window's slot is the top (32 - shift) bits of its hash. */
+  readonly shift: number;
+  /** Bit h set when some literal is filed under slot h. */
+  readonly bits: Int32Array;
+  /**
+   * Per 32-bit word of the table, in pairs: the number of occupied slots before the word and the
+   * word's bits. An occupied slot's rank (its number among the occupied slots) is the first plus
+   * the bits set below it in the second.
+   */
+  readonly ranks: Int32Array;
+  /** The records of the slot of rank r are at records[slotStart[r]..slotStart[r + 1]). */
+  readonly slotStart: Int32Array;
+  /**
+   * One record per filed literal: its id, the offset where its anchor window ends, its length, its
+   * window packed as the scan packs it (8 bits per character), then its character codes.
+   */
+  readonly records: Int32Array;
+}
+
+export interface ScanTables {
+  /** Code unit → the lowercase code literals use, 0 for a character no literal contains. */
+  readonly fold: Uint16Array;
+  readonly long: ScanTable;
+  /** Bit SCREEN_HASH(window) >>> long.shift set for each long literal's anchor window. */
+  readonly screen: Int32Array;
+  readonly short: ScanTable | null;
+  /** The window masks of the short literal lengths in use (0xffffff for 3 characters, ...). */
+  readonly shortMasks: readonly number[];
+  readonly literalCount: number;
+  /** The longest literal's length. */
+  readonly longest: number;
+}
+
+const STATE_WINDOW = 0;
+const STATE_LISTED = 4;
+const STATE_CLEARED = 8;
+
+interface TableAt {
+  shift: number;
+  bits: number;
+  ranks: number;
+  starts: number;
+  records: number;
+}
+
+/** Byte offsets of everything in memory. */
+class Layout {
+  private end = 0;
+  readonly fold = this.take(CODE_UNITS * 2);
+  readonly long: TableAt;
+  readonly short: TableAt | null;
+  readonly screen: number;
+  readonly found: number;
+  readonly list: number;
+  readonly cleared: number;
+  readonly state: number;
+  readonly text: number;
+  readonly textChars: number;
+  readonly bytes: number;
+  readonly longest: number;
+  readonly shortMasks: readonly number[];
+
+  constructor(tables: ScanTables) {
+    this.longest = tables.longest;
+    this.shortMasks = tables.shortMasks;
+    this.long = this.table(tables.long);
+    this.short = tables.short ? this.table(tables.short) : null;
+    this.screen = this.take(tables.screen.length * 4);
+    this.found = this.take(tables.literalCount);
+    this.list = this.take(tables.literalCount * 4);
+    this.cleared = this.take((tables.long.slotStart.length + (tables.short?.slotStart.length ?? 0)) * 4);
+    this.state = this.take(16);
+    this.textChars = SCAN_CHUNK + 2 * tables.longest;
+    this.text = this.take(this.textChars * 2);
+    this.bytes = this.end;
+  }
+
+  private take(bytes: number): number {
+    const at = this.end;
+    this.end += Math.ceil(bytes / 8) * 8;
+    return at;
+  }
+
+  private table(table: ScanTable): TableAt {
+    return {
+      shift: table.shift,
+      bits: this.take(table.bits.length * 4),
+      ranks: this.take(table.ranks.length * 4),
+      starts: this.take(table.slotStart.length * 4),
+      records: this.take(table.records.length * 4),
+    };
+  }
+}
+
+// Instruction shorthands.
+const get = (local: number): number[] => [OP.localGet, local];
+const set = (local: number): number[] => [OP.localSet, local];
+const tee = (local: number): number[] => [OP.localTee, local];
+const load32 = (offset: number): number[] => memoryAccess(OP.i32Load, 2, offset);
+const load16 = (offset: number): number[] => memoryAccess(OP.i32Load16u, 1, offset);
+const load8 = (offset: number): number[] => memoryAccess(OP.i32Load8u, 0, offset);
+const store32 = (offset: number): number[] => memoryAccess(OP.i32Store, 2, offset);
+const store8 = (offset: number): number[] => memoryAccess(OP.i32Store8, 0, offset);
+
+/** Pushes the word of bit `slot` (a local) of the bit table at `table`, shifted so the bit is bit 0. */
+function bitOf(table: number, slot: number): number[] {
+  // prettier-ignore
+  return [
+    ...get(slot), ...i32(3), OP.i32ShrU, ...i32(-4), OP.i32And, ...load32(table),
+    // A shift counts modulo 32: the bit of the slot within its word.
+    ...get(slot), OP.i32ShrU, ...i32(1), OP.i32And,
+  ];
+}
+
+/** Adds 1 to the state counter at `offset`, leaving its old value times 4 (a byte index) pushed. */
+function bumpCounter(state: number, offset: number): number[] {
+  // prettier-ignore
+  return [
+    ...i32(0), ...load32(state + offset), ...i32(2), OP.i32Shl,
+    ...i32(0), ...i32(0), ...load32(state + offset), ...i32(1), OP.i32Add, ...store32(state + offset),
+  ];
+}
+
+// The compare function's locals: its parameters, then its own.
+const SLOT = 0;
+const WINDOW = 1;
+const POSITION = 2;
+const REGION = 3;
+const RECORD = 4;
+const END = 5;
+const ID = 6;
+const LENGTH = 7;
+const START = 8;
+const J = 9;
+const PENDING = 10;
+const CHARS = 11;
+const T = 12;
+const COMPARE_LOCALS = 9;
+
+/**
+ * compare(slot, window, position, region): compares the literals filed under `slot` (whose window,
+ * the one probed, ends at `position` of the text region of `region` characters) with the text;
+ * marks and lists those found; clears the slot when all of its literals are found.
+ */
+function compareBody(layout: Layout, table: TableAt, short: boolean): number[] {
+  const note = short ? [...get(SLOT), ...i32(-1), OP.i32Xor] : get(SLOT);
+  // prettier-ignore
+  return [
+    // The slot's rank: the occupied slots before its word, plus those set below it in the word.
+    ...get(SLOT), ...i32(5), OP.i32ShrU, ...i32(3), OP.i32Shl, ...set(T),
+    ...get(T), ...load32(table.ranks),
+    ...get(T), ...load32(table.ranks + 4), ...i32(1), ...get(SLOT), OP.i32Shl, ...i32(1), OP.i32Sub, OP.i32And,
+    OP.i32Popcnt, OP.i32Add,
+    ...i32(2), OP.i32Shl, ...tee(T), ...load32(table.starts), ...set(RECORD),
+    ...get(T), ...load32(table.starts + 4), ...set(END),
+    OP.block, VOID_BLOCK,
+    ...get(RECORD), ...get(END), OP.i32GeU, OP.brIf, 0,
+    OP.loop, VOID_BLOCK,
+    ...get(RECORD), ...i32(2), OP.i32Shl, ...tee(T), ...load32(table.records + RECORD_ID * 4), ...set(ID),
+    ...get(T), ...load32(table.records + RECORD_LENGTH * 4), ...set(LENGTH),
+    ...get(RECORD), ...i32(RECORD_CHARS), OP.i32Add, ...tee(CHARS), ...get(LENGTH), OP.i32Add, ...set(RECORD),
+    OP.block, VOID_BLOCK, // this record done
+    ...get(ID), ...load8(layout.found), OP.brIf, 0,
+    // Another window than the literal's own (a hash collision; in the short table, also the window
+    // of another length, whose own probe compares this literal at the same position).
+    ...get(T), ...load32(table.records + RECORD_WINDOW * 4), ...get(WINDOW), OP.i32Ne,
+    OP.if, VOID_BLOCK, ...i32(1), ...set(PENDING), OP.br, 1, OP.end,
+    ...get(POSITION), ...i32(1), OP.i32Add, ...get(T), ...load32(table.records + RECORD_END * 4), OP.i32Sub,
+    ...tee(START), ...i32(0), OP.i32LtS,
+    ...get(START), ...get(LENGTH), OP.i32Add, ...get(REGION), OP.i32GtS, OP.i32Or,
+    OP.if, VOID_BLOCK, ...i32(1), ...set(PENDING), OP.br, 1, OP.end,
+    ...i32(0), ...set(J),
+    OP.block, VOID_BLOCK,
+    OP.loop, VOID_BLOCK,
+    ...get(J), ...get(LENGTH), OP.i32GeU, OP.brIf, 1,
+    ...get(START), ...get(J), OP.i32Add, ...i32(1), OP.i32Shl, ...load16(layout.text),
+    ...i32(1), OP.i32Shl, ...load16(layout.fold),
+    ...get(CHARS), ...get(J), OP.i32Add, ...i32(2), OP.i32Shl, ...load32(table.records),
+    OP.i32Ne, OP.brIf, 1,
+    ...get(J), ...i32(1), OP.i32Add, ...set(J), OP.br, 0,
+    OP.end,
+    OP.end,
+    ...get(J), ...get(LENGTH), OP.i32Ne,
+    OP.if, VOID_BLOCK, ...i32(1), ...set(PENDING), OP.br, 1, OP.end,
+    ...get(ID), ...i32(1), ...store8(layout.found),
+    ...bumpCounter(layout.state, STATE_LISTED), ...get(ID), ...store32(layout.list),
+    OP.end, // this record done
+    ...get(RECORD), ...get(END), OP.i32LtU, OP.brIf, 0,
+    OP.end,
+    OP.end,
+    ...get(PENDING), OP.i32Eqz,
+    OP.if, VOID_BLOCK,
+    ...get(SLOT), ...i32(3), OP.i32ShrU, ...i32(-4), OP.i32And, ...tee(T),
+    ...get(T), ...load32(table.bits), ...i32(1), ...get(SLOT), OP.i32Shl, ...i32(-1), OP.i32Xor, OP.i32And,
+    ...store32(table.bits),
+    ...bumpCounter(layout.state, STATE_CLEARED), ...note, ...store32(layout.cleared),
+    OP.end,
+  ];
+}
+
+// The scan function's locals.
+const FROM = 0;
+const TO = 1;
+const SCAN_REGION = 2;
+const SCAN_WINDOW = 3;
+const SCAN_SLOT = 4;
+const SCAN_LOCALS = 2;
+/** Function indexes in the module. */
+const COMPARE_LONG = 1;
+const COMPARE_SHORT = 2;
+
+/**
+ * scan(from, to, region): probes the characters [from, to) of the text region (of `region`
+ * characters), the window rolling on from the state's, comparing the literals at every hit.
+ */
+function scanBody(layout: Layout): number[] {
+  const { long, short } = layout;
+  const shortProbes =
+    short === null
+      ? []
+      : layout.shortMasks.flatMap((mask) => {
+          const masked = [...get(SCAN_WINDOW), ...i32(mask), OP.i32And];
+          // prettier-ignore
+          return [
+            ...masked, ...i32(HASH), OP.i32Mul, ...i32(short.shift), OP.i32ShrU, ...set(SCAN_SLOT),
+            ...bitOf(short.bits, SCAN_SLOT),
+            OP.if, VOID_BLOCK,
+            ...get(SCAN_SLOT), ...masked, ...get(FROM), ...get(SCAN_REGION), OP.call, COMPARE_SHORT,
+            OP.end,
+          ];
+        });
+  // prettier-ignore
+  return [
+    ...i32(0), ...load32(layout.state + STATE_WINDOW), ...set(SCAN_WINDOW),
+    OP.block, VOID_BLOCK,
+    ...get(FROM), ...get(TO), OP.i32GeU, OP.brIf, 0,
+    OP.loop, VOID_BLOCK,
+    // window = window << 8 | the low 8 bits of the character's folded code
+    ...get(SCAN_WINDOW), ...i32(8), OP.i32Shl,
+    ...get(FROM), ...i32(1), OP.i32Shl, ...load16(layout.text), ...i32(1), OP.i32Shl, ...load8(layout.fold),
+    OP.i32Or, ...set(SCAN_WINDOW),
+    ...get(SCAN_WINDOW), ...i32(HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU, ...set(SCAN_SLOT),
+    ...bitOf(long.bits, SCAN_SLOT),
+    OP.if, VOID_BLOCK,
+    ...get(SCAN_WINDOW), ...i32(SCREEN_HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU, ...set(SCAN_SLOT),
+    ...bitOf(layout.screen, SCAN_SLOT),
+    OP.if, VOID_BLOCK,
+    ...get(SCAN_WINDOW), ...i32(HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU,
+    ...get(SCAN_WINDOW), ...get(FROM), ...get(SCAN_REGION), OP.call, COMPARE_LONG,
+    OP.end,
+    OP.end,
+    ...shortProbes,
+    ...get(FROM), ...i32(1), OP.i32Add, ...tee(FROM), ...get(TO), OP.i32LtU, OP.brIf, 0,
+    OP.end,
+    OP.end,
+    ...i32(0), ...get(SCAN_WINDOW), ...store32(layout.state + STATE_WINDOW),
+  ];
+}
+
+type ScanExport = (from: number, to: number, region: number) => void;
+
+/** A scanner's compiled scan: its memory, holding its tables, and the module that reads them. */
+export class CompiledLiteralScan {
+  private readonly layout: Layout;
+  private readonly run: ScanExport;
+  private readonly memory: WebAssembly.Memory;
+  private readonly memoryBytes: Buffer;
+  private readonly state: Int32Array;
+  private readonly found: Uint8Array;
+  private readonly list: Int32Array;
+  private readonly cleared: Int32Array;
+  private readonly longBits: Int32Array;
+  private readonly shortBits: Int32Array;
+
+  constructor(tables: ScanTables) {
+    const layout = new Layout(tables);
+    const pages = Math.ceil(layout.bytes / PAGE);
+    this.layout = layout;
+    this.memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+    const compare = (table: TableAt, short: boolean) => ({
+      name: short ? 'compareShort' : 'compareLong',
+      exported: false,
+      params: 4,
+      returnsI32: false,
+      locals: COMPARE_LOCALS,
+      body: compareBody(layout, table, short),
+    });
+    const functions = [
+      { name: 'scan', params: 3, returnsI32: false, locals: SCAN_LOCALS, body: scanBody(layout) },
+      compare(layout.long, false),
+      // Without short literals no call reaches it: the long table's offsets stand in.
+      compare(layout.short ?? layout.long, true),
+    ];
+    const module = new WebAssembly.Module(assembleModule(pages, functions));
+    const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
+    this.run = instance.exports.scan as ScanExport;
+
+    const buffer = this.memory.buffer;
+    new Uint16Array(buffer, layout.fold, CODE_UNITS).set(tables.fold);
+    const copyTable = (table: ScanTable, at: TableAt): Int32Array => {
+      const bits = new Int32Array(buffer, at.bits, table.bits.length);
+      bits.set(table.bits);
+      new Int32Array(buffer, at.ranks, table.ranks.length).set(table.ranks);
+      new Int32Array(buffer, at.starts, table.slotStart.length).set(table.slotStart);
+      new Int32Array(buffer, at.records, table.records.length).set(table.records);
+      return bits;
+    };
+    this.longBits = copyTable(tables.long, layout.long);
+    this.shortBits = tables.short && layout.short ? copyTable(tables.short, layout.short) : new Int32Array(0);
+    new Int32Array(buffer, layout.screen, tables.screen.length).set(tables.screen);
+    this.found = new Uint8Array(buffer, layout.found, tables.literalCount);
+    this.list = new Int32Array(buffer, layout.list, tables.literalCount);
+    this.cleared = new Int32Array(buffer, layout.cleared, (layout.state - layout.cleared) / 4);
+    this.state = new Int32Array(buffer, layout.state, 4);
+    this.memoryBytes = Buffer.from(buffer);
+  }
+
+  /**
+   * Sets found[id] = 1 for every literal that occurs in text (found holds those found before, which
+   * are not looked for again); returns the ids newly found, in the order found.
+   */
+  scan(text: string, found: Uint8Array): Int32Array {
+    const { layout, state } = this;
+    this.found.set(found);
+    state[STATE_WINDOW >> 2] = 0;
+    state[STATE_LISTED >> 2] = 0;
+    state[STATE_CLEARED >> 2] = 0;
+    const pad = layout.longest;
+    try {
+      for (let chunk = 0; chunk < text.length; chunk += SCAN_CHUNK) {
+        const chunkEnd = Math.min(text.length, chunk + SCAN_CHUNK);
+        const regionStart = Math.max(0, chunk - pad);
+        const regionEnd = Math.min(text.length, chunkEnd + pad);
+        const region =
+          regionStart === 0 && regionEnd === text.length ? text : text.slice(regionStart, regionEnd);
+        this.memoryBytes.write(region, layout.text, region.length * 2, 'utf16le');
+        this.run(chunk - regionStart, chunkEnd - regionStart, region.length);
+      }
+    } finally {
+      this.restoreCleared();
+    }
+    const ids = this.list.slice(0, state[STATE_LISTED >> 2]);
+    for (let k = 0; k < ids.length; k++) found[ids[k]] = 1;
+    return ids;
+  }
+
+  /**
+   * A slot whose literals are all found is cleared for the rest of a scan, so that a window the text
+   * repeats (a tag name, a common path) is compared once, not at every occurrence; when the scan
+   * ends, the tables are set as built again (a scan runs to its end without yielding: no other scan
+   * sees them cleared).
+   */
+  private restoreCleared(): void {
+    const { cleared, state } = this;
+    for (let k = 0, n = state[STATE_CLEARED >> 2]; k < n; k++) {
+      const note = cleared[k];
+      const bits = note >= 0 ? this.longBits : this.shortBits;
+      const h = note >= 0 ? note : ~note;
+      bits[h >>> 5] |= 1 << (h & 31);
+    }
+    state[STATE_CLEARED >> 2] = 0;
+  }
+}
