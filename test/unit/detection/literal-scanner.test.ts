@@ -120,6 +120,13 @@ describe('literal scanner edge cases', () => {
     expect(foundIn(literals, 'šablona-thema')).toEqual([]);
   });
 
+  it('reads lone surrogates as the code units they are', () => {
+    const literals = ['\ud800abc-x', 'abc\udc00', 'plain-lit'];
+    expect(foundIn(literals, 'x\ud800ABC-X y')).toEqual(['\ud800abc-x']);
+    expect(foundIn(literals, 'ABC\udc00 PLAIN-LIT')).toEqual(['abc\udc00', 'plain-lit']);
+    expect(foundIn(literals, '\ud800abc- abc\udc01')).toEqual([]);
+  });
+
   it('finds literals straddling a chunk boundary, and not their near misses', () => {
     const literals = ['0123456789abcdef', 'boundary-literal'];
     for (let offset = 1; offset < 16; offset++) {
