@@ -44,6 +44,10 @@ const MIN_BITS = 8;
  */
 const SHORT_BITS = 16;
 const SHORT_SLOTS_PER_LITERAL_BITS = 9;
+/** A long-table entry whose anchor is chosen among the literal's windows. */
+const ANY_WINDOW = -1;
+/** At most this many prefixed windows of 3-character literals go in the long table. */
+const MAX_PREFIXED = 1 << 14;
 
 export class LiteralScanner {
   /** The scan, in WebAssembly, over tables built here. */
@@ -52,16 +56,37 @@ export class LiteralScanner {
   constructor(readonly literals: readonly string[]) {
     const fold = foldTable(literals);
     const longIds: number[] = [];
+    const longPrefixes: number[] = [];
+    const threes: number[] = [];
     const shortIds: number[] = [];
     const shortLengths = new Set<number>();
     literals.forEach((literal, id) => {
-      if (literal.length >= 4) longIds.push(id);
+      if (literal.length >= 4) {
+        longIds.push(id);
+        longPrefixes.push(ANY_WINDOW);
+      } else if (literal.length === 3) threes.push(id);
       else if (literal.length > 0) {
         shortIds.push(id);
         shortLengths.add(literal.length);
       }
     });
-    const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS);
+    // A 3-character literal is filed in the long table under each window it can end: each byte the
+    // character before it can fold to, then its own three. The scan then probes one table per
+    // character, not two; a literal is filed a few dozen times (the bytes the literals' characters
+    // have, and 0), which is kept to a bounded share of the table.
+    const before = foldedBytes(fold);
+    if (threes.length * before.length <= MAX_PREFIXED) {
+      for (const id of threes) {
+        for (const byte of before) {
+          longIds.push(id);
+          longPrefixes.push(byte);
+        }
+      }
+    } else {
+      shortIds.push(...threes);
+      if (threes.length > 0) shortLengths.add(3);
+    }
+    const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS, longPrefixes);
     this.compiled = new CompiledLiteralScan({
       fold,
       long,
@@ -97,16 +122,17 @@ function fileLiterals(
   ids: readonly number[],
   maxBits: number,
   slotsPerLiteralBits: number,
+  prefixes: readonly number[] | null = null,
 ): ScanTable {
   const hashBits = Math.min(
     maxBits,
     Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + slotsPerLiteralBits),
   );
   const shift = 32 - hashBits;
-  const frequency = windowFrequencies(literals, ids, shift);
+  const frequency = windowFrequencies(literals, ids, prefixes, shift);
   const unsorted = new Int32Array(recordsLength(literals, ids));
   const anchorHash = new Int32Array(ids.length);
-  writeRecords(literals, ids, frequency, shift, unsorted, anchorHash);
+  writeRecords(literals, ids, prefixes, frequency, shift, unsorted, anchorHash);
   const bits = new Int32Array(Math.max(1, (1 << hashBits) >>> 5));
   for (let n = 0; n < ids.length; n++) bits[anchorHash[n] >>> 5] |= 1 << (anchorHash[n] & 31);
   const ranks = rankTable(bits);
@@ -115,10 +141,21 @@ function fileLiterals(
 }
 
 /** How many of the literals' windows (4 characters, or the whole literal when shorter) hash to h. */
-function windowFrequencies(literals: readonly string[], ids: readonly number[], shift: number): Uint16Array {
+function windowFrequencies(
+  literals: readonly string[],
+  ids: readonly number[],
+  prefixes: readonly number[] | null,
+  shift: number,
+): Uint16Array {
   const frequency = new Uint16Array(2 ** (32 - shift));
-  for (const id of ids) {
-    const literal = literals[id];
+  for (let n = 0; n < ids.length; n++) {
+    const literal = literals[ids[n]];
+    const prefix = prefixes === null ? ANY_WINDOW : prefixes[n];
+    if (prefix !== ANY_WINDOW) {
+      const h = imul(prefixedWindow(prefix, literal), HASH) >>> shift;
+      if (frequency[h] < 0xffff) frequency[h]++;
+      continue;
+    }
     const q = Math.min(4, literal.length);
     // The window rolls as the scan's does (one character in, one out): 8 bits per character.
     let window = 0;
@@ -145,6 +182,7 @@ function recordsLength(literals: readonly string[], ids: readonly number[]): num
 function writeRecords(
   literals: readonly string[],
   ids: readonly number[],
+  prefixes: readonly number[] | null,
   frequency: Uint16Array,
   shift: number,
   records: Int32Array,
@@ -152,25 +190,54 @@ function writeRecords(
 ): void {
   for (let n = 0, at = 0; n < ids.length; n++) {
     const literal = literals[ids[n]];
+    const prefix = prefixes === null ? ANY_WINDOW : prefixes[n];
     const q = Math.min(4, literal.length);
     let window = 0;
-    for (let i = 0; i < literal.length; i++) {
-      const code = literal.charCodeAt(i);
-      records[at + RECORD_CHARS + i] = code;
-      window = (window << 8) | (code & 0xff);
-      if (i + 1 < q) continue;
-      const masked = q === 4 ? window : window & windowMask(q);
-      const h = imul(masked, HASH) >>> shift;
-      if (i + 1 === q || frequency[h] < frequency[anchorHash[n]]) {
-        anchorHash[n] = h;
-        records[at + RECORD_END] = i + 1;
-        records[at + RECORD_WINDOW] = masked;
+    if (prefix !== ANY_WINDOW) {
+      // Filed under the given window: the prefix byte, then the literal's three characters.
+      for (let i = 0; i < literal.length; i++) records[at + RECORD_CHARS + i] = literal.charCodeAt(i);
+      const prefixed = prefixedWindow(prefix, literal);
+      anchorHash[n] = imul(prefixed, HASH) >>> shift;
+      records[at + RECORD_END] = literal.length;
+      records[at + RECORD_WINDOW] = prefixed;
+    } else
+      for (let i = 0; i < literal.length; i++) {
+        const code = literal.charCodeAt(i);
+        records[at + RECORD_CHARS + i] = code;
+        window = (window << 8) | (code & 0xff);
+        if (i + 1 < q) continue;
+        const masked = q === 4 ? window : window & windowMask(q);
+        const h = imul(masked, HASH) >>> shift;
+        if (i + 1 === q || frequency[h] < frequency[anchorHash[n]]) {
+          anchorHash[n] = h;
+          records[at + RECORD_END] = i + 1;
+          records[at + RECORD_WINDOW] = masked;
+        }
       }
-    }
     records[at + RECORD_ID] = ids[n];
     records[at + RECORD_LENGTH] = literal.length;
     at += RECORD_CHARS + literal.length;
   }
+}
+
+/** The window of a 3-character literal after a character folding to the byte `prefix`. */
+function prefixedWindow(prefix: number, literal: string): number {
+  return (
+    (prefix << 24) |
+    ((literal.charCodeAt(0) & 0xff) << 16) |
+    ((literal.charCodeAt(1) & 0xff) << 8) |
+    (literal.charCodeAt(2) & 0xff)
+  );
+}
+
+/**
+ * The bytes a text character can fold to, as the scan packs it in a window: 0 (a character no
+ * literal has) and the low 8 bits of each folded code.
+ */
+function foldedBytes(fold: Uint16Array): number[] {
+  const bytes = new Set<number>([0]);
+  for (let code = 0; code < fold.length; code++) if (fold[code] !== 0) bytes.add(fold[code] & 0xff);
+  return [...bytes];
 }
 
 /** The screen of a table: a bit per anchor window, by SCREEN_HASH (see CompiledLiteralScan). */

@@ -120,6 +120,22 @@ describe('literal scanner edge cases', () => {
     expect(foundIn(literals, 'šablona-thema')).toEqual([]);
   });
 
+  it('finds 3-character literals at the start, after any character, and when too many to prefix', () => {
+    const literals = ['abc', 'šx-', 'wp-content'];
+    expect(foundIn(literals, 'ABC')).toEqual(['abc']);
+    // The character before shares its low 8 bits with one a literal has ('š' and 'a').
+    expect(foundIn(literals, 'šABC aŠX- zwp-content')).toEqual(['abc', 'šx-', 'wp-content']);
+    expect(foundIn(literals, '\u4e00abc')).toEqual(['abc']);
+    expect(foundIn(literals, 'ab abx ax- šx')).toEqual([]);
+    // Thousands of 3-character literals over a wide alphabet: filed in the short table instead.
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const many: string[] = [];
+    for (const a of alphabet) for (const b of alphabet) many.push(`${a}${b}z`);
+    const text = `xx ${many.slice(1000, 1020).join(' ').toUpperCase()} 9az`;
+    const lower = text.toLowerCase();
+    expect(foundIn(many, text)).toEqual(many.filter((literal) => lower.includes(literal)));
+  });
+
   it('reads lone surrogates as the code units they are', () => {
     const literals = ['\ud800abc-x', 'abc\udc00', 'plain-lit'];
     expect(foundIn(literals, 'x\ud800ABC-X y')).toEqual(['\ud800abc-x']);
