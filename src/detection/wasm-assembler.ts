@@ -1,6 +1,6 @@
 /**
  * A small WebAssembly writer: enough of the binary format (https://webassembly.github.io/spec/core/binary/)
- * for a module of a few i32 functions over one imported memory. The literal scanner's probe loop is
+ * for a module of a few i32 functions over one imported memory. The literal scanner's scan is
  * written with it at run time, with its table offsets and shifts as constants: no toolchain, no
  * binary in the repository, and the code read in review is the code that runs.
  */
