@@ -310,7 +310,6 @@ type ScanExport = (from: number, to: number, region: number) => void;
 export class CompiledLiteralScan {
   private readonly layout: Layout;
   private readonly run: ScanExport;
-  private readonly memory: WebAssembly.Memory;
   private readonly memoryBytes: Buffer;
   private readonly state: Int32Array;
   private readonly found: Uint8Array;
@@ -323,7 +322,7 @@ export class CompiledLiteralScan {
     const layout = new Layout(tables);
     const pages = Math.ceil(layout.bytes / PAGE);
     this.layout = layout;
-    this.memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+    const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
     const compare = (table: TableAt, short: boolean) => ({
       name: short ? 'compareShort' : 'compareLong',
       exported: false,
@@ -339,10 +338,10 @@ export class CompiledLiteralScan {
       compare(layout.short ?? layout.long, true),
     ];
     const module = new WebAssembly.Module(assembleModule(pages, functions));
-    const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
+    const instance = new WebAssembly.Instance(module, { env: { memory } });
     this.run = instance.exports.scan as ScanExport;
 
-    const buffer = this.memory.buffer;
+    const buffer = memory.buffer;
     new Uint16Array(buffer, layout.fold, CODE_UNITS).set(tables.fold);
     const copyTable = (table: ScanTable, at: TableAt): Int32Array => {
       const bits = new Int32Array(buffer, at.bits, table.bits.length);

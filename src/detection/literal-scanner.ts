@@ -251,7 +251,7 @@ function screenOf(table: ScanTable): Int32Array {
   return screen;
 }
 
-/** The rank table of a bit table (see Buckets.ranks). */
+/** The rank table of a bit table (see ScanTable.ranks). */
 function rankTable(bits: Int32Array): Int32Array {
   const ranks = new Int32Array(bits.length * 2);
   for (let w = 0, occupied = 0; w < bits.length; w++) {
