@@ -5,7 +5,7 @@
 // `--check` only says "current" or "stale" (exit 0); `--dist DIR` checks (and compiles into) another
 // output directory.
 const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, readdirSync, statSync, utimesSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
@@ -20,12 +20,16 @@ function newest(path) {
   return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), 0);
 }
 
+// The build is incremental (tsconfig.build.json): tsc rewrites only the outputs whose source
+// changed, and its build-info file only on a change. So the build's time is the build-info file's,
+// which `npm run build` and this script touch after each compile (a source saved unchanged compiles
+// to nothing, and would otherwise look newer than the build for ever).
+const buildInfo = join(dist, '.tsbuildinfo');
+
 function stale() {
-  // tsc rewrites every output on each build, so the entry point's time is the build's time.
-  const built = join(dist, 'src', 'main.js');
-  if (!existsSync(built)) return true;
+  if (!existsSync(join(dist, 'src', 'main.js')) || !existsSync(buildInfo)) return true;
   const sources = SOURCES.map((name) => join(root, name)).filter((path) => existsSync(path));
-  return Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
+  return Math.max(...sources.map(newest)) > statSync(buildInfo).mtimeMs;
 }
 
 if (args.includes('--check')) {
@@ -36,7 +40,8 @@ if (stale()) {
   const started = Date.now();
   console.error('compiling TypeScript (first start or sources changed)…');
   const tsc = require.resolve('typescript/bin/tsc');
-  const outDir = distIndex >= 0 ? ['--outDir', dist] : [];
+  // Another output directory keeps its own build-info file, so it never takes dist/'s for its own.
+  const outDir = distIndex >= 0 ? ['--outDir', dist, '--tsBuildInfoFile', buildInfo] : [];
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), ...outDir], {
     stdio: 'inherit',
   });
@@ -44,5 +49,7 @@ if (stale()) {
     console.error('compiling TypeScript failed (the errors are above)');
     process.exit(result.status ?? 1);
   }
+  const now = new Date();
+  utimesSync(buildInfo, now, now);
   console.error(`compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
