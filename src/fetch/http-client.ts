@@ -294,6 +294,10 @@ export function normaliseHeaders(headers: IncomingHttpHeaders): Record<string, s
 const NO_RESPONSE_CODES: Record<string, string> = {
   ENOTFOUND: 'The host name does not resolve',
   EAI_AGAIN: 'The host name could not be resolved',
+  // From the DNS_SERVERS resolver (c-ares): the server was asked but gave no usable answer.
+  ETIMEOUT: 'The host name could not be resolved: the DNS server did not answer in time',
+  ESERVFAIL: 'The host name could not be resolved: the DNS server failed',
+  EREFUSED: 'The host name could not be resolved: the DNS server refused the question',
   ECONNREFUSED: 'Connection refused',
   ECONNRESET: 'Connection reset by the server',
   EHOSTUNREACH: 'Host unreachable',

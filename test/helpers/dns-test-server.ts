@@ -8,8 +8,11 @@ type DnsResource = DnsPacket['answers'][number];
 
 export type DnsRecordType = 'A' | 'AAAA' | 'MX' | 'TXT' | 'NS' | 'CNAME' | 'SOA' | 'SRV';
 
-/** What the server does with every query for a name instead of answering it. */
-export type DnsFailure = 'SERVFAIL' | 'REFUSED' | 'timeout';
+/**
+ * What the server does with every query for a name instead of answering it; 'timeout-once' leaves
+ * the first query of each type unanswered and answers the next ones (a lost datagram).
+ */
+export type DnsFailure = 'SERVFAIL' | 'REFUSED' | 'timeout' | 'timeout-once';
 
 export interface DnsQueryLogEntry {
   name: string;
@@ -55,6 +58,8 @@ export class DnsTestServer {
   readonly queries: DnsQueryLogEntry[] = [];
   private readonly records = new Map<string, StoredRecord[]>();
   private readonly failures = new Map<string, DnsFailure>();
+  /** "name type" of the questions a 'timeout-once' name has left unanswered. */
+  private readonly unansweredOnce = new Set<string>();
   private readonly tcpClients = new Set<Socket>();
 
   private constructor(
@@ -137,6 +142,8 @@ export class DnsTestServer {
 
   clearFailure(name: string): this {
     this.failures.delete(normalizeName(name));
+    for (const asked of this.unansweredOnce)
+      if (asked.startsWith(`${normalizeName(name)} `)) this.unansweredOnce.delete(asked);
     return this;
   }
 
@@ -193,7 +200,14 @@ export class DnsTestServer {
     this.queries.push({ name, type: TYPE_NAMES[question.type] ?? String(question.type), transport });
     const failure = this.failures.get(name);
     if (failure === 'timeout') return;
-    if (failure) {
+    if (failure === 'timeout-once') {
+      const asked = `${name} ${question.type}`;
+      if (!this.unansweredOnce.has(asked)) {
+        this.unansweredOnce.add(asked);
+        return;
+      }
+    }
+    if (failure && failure !== 'timeout-once') {
       response.header.rcode = RCODE[failure];
     } else {
       this.resolveInto(response, name, question.type, MAX_CNAME_CHAIN);

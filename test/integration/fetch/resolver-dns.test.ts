@@ -57,4 +57,17 @@ describe('page fetches resolve names through DNS_SERVERS', () => {
     expect(analysis.ok).toBe(false);
     expect(dns.queriesFor('unknown.made-up-resolver-name.test').length).toBeGreaterThan(0);
   });
+
+  it('says the DNS server did not answer when its questions go unanswered', async () => {
+    const silent = 'silent.made-up-resolver-name.test';
+    dns.add(silent, 'A', '127.0.0.1').fail(silent, 'timeout');
+    const quick = await startTestService({ DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '100' });
+    try {
+      const analysis = await quick.running.services.analyzer.analyzePage(`http://${silent}:${port}/`);
+      if (analysis.ok) throw new Error('analysed a page whose name never resolved');
+      expect(JSON.stringify(analysis.errors)).toContain('the DNS server did not answer in time');
+    } finally {
+      await quick.stop();
+    }
+  });
 });
