@@ -14,8 +14,8 @@ import { markupWindowGrade } from './markup-window-grade';
 /**
  * One-pass, case-insensitive multi-literal scan: an anchored hash filter (as in Rabin-Karp and
  * Hyperscan's FDR). Each literal of 4+ characters is filed under one of its 4-character windows, the
- * one rarest among all literals' windows; shorter literals are filed whole in a small table of their
- * own. The scan hashes the window ending at every character and probes a bit table (one bit per
+ * one page markup repeats least (markup-window-grade.ts), then the rarest among all literals'
+ * windows; shorter literals are filed whole in a small table of their own. The scan hashes the window ending at every character and probes a bit table (one bit per
  * slot, small enough to stay in the cache); at a hit it compares the few literals filed there,
  * clearing a slot for the rest of the scan once all of its literals are found. The tables are built
  * here; the scan runs in WebAssembly (compiled-literal-scan.ts).
