@@ -9,12 +9,13 @@ import {
   SCREEN_HASH,
   type ScanTable,
 } from './compiled-literal-scan';
+import { markupWindowGrade } from './markup-window-grade';
 
 /**
  * One-pass, case-insensitive multi-literal scan: an anchored hash filter (as in Rabin-Karp and
  * Hyperscan's FDR). Each literal of 4+ characters is filed under one of its 4-character windows, the
- * one rarest among all literals' windows; shorter literals are filed whole in a small table of their
- * own. The scan hashes the window ending at every character and probes a bit table (one bit per
+ * one page markup repeats least (markup-window-grade.ts), then the rarest among all literals'
+ * windows; shorter literals are filed whole in a small table of their own. The scan hashes the window ending at every character and probes a bit table (one bit per
  * slot, small enough to stay in the cache); at a hit it compares the few literals filed there,
  * clearing a slot for the rest of the scan once all of its literals are found. The tables are built
  * here; the scan runs in WebAssembly (compiled-literal-scan.ts).
@@ -46,6 +47,8 @@ const SHORT_BITS = 16;
 const SHORT_SLOTS_PER_LITERAL_BITS = 9;
 /** A long-table entry whose anchor is chosen among the literal's windows. */
 const ANY_WINDOW = -1;
+/** More than any count of windows (see writeRecords): a window's grade in markup comes first. */
+const GRADE_COST = 0x10000;
 /** At most this many prefixed windows of 3-character literals go in the long table. */
 const MAX_PREFIXED = 1 << 14;
 
@@ -176,8 +179,8 @@ function recordsLength(literals: readonly string[], ids: readonly number[]): num
 }
 
 /**
- * Writes each literal's record, in the order of ids, choosing its anchor (the window of rarest
- * hash) in the same pass over its characters; anchorHash[n] is the hash of ids[n]'s anchor.
+ * Writes each literal's record, in the order of ids, with its anchor (see anchorEnd); anchorHash[n]
+ * is the hash of ids[n]'s anchor window.
  */
 function writeRecords(
   literals: readonly string[],
@@ -191,33 +194,48 @@ function writeRecords(
   for (let n = 0, at = 0; n < ids.length; n++) {
     const literal = literals[ids[n]];
     const prefix = prefixes === null ? ANY_WINDOW : prefixes[n];
-    const q = Math.min(4, literal.length);
-    let window = 0;
-    if (prefix !== ANY_WINDOW) {
-      // Filed under the given window: the prefix byte, then the literal's three characters.
-      for (let i = 0; i < literal.length; i++) records[at + RECORD_CHARS + i] = literal.charCodeAt(i);
-      const prefixed = prefixedWindow(prefix, literal);
-      anchorHash[n] = imul(prefixed, HASH) >>> shift;
-      records[at + RECORD_END] = literal.length;
-      records[at + RECORD_WINDOW] = prefixed;
-    } else
-      for (let i = 0; i < literal.length; i++) {
-        const code = literal.charCodeAt(i);
-        records[at + RECORD_CHARS + i] = code;
-        window = (window << 8) | (code & 0xff);
-        if (i + 1 < q) continue;
-        const masked = q === 4 ? window : window & windowMask(q);
-        const h = imul(masked, HASH) >>> shift;
-        if (i + 1 === q || frequency[h] < frequency[anchorHash[n]]) {
-          anchorHash[n] = h;
-          records[at + RECORD_END] = i + 1;
-          records[at + RECORD_WINDOW] = masked;
-        }
-      }
+    for (let i = 0; i < literal.length; i++) records[at + RECORD_CHARS + i] = literal.charCodeAt(i);
+    // A prefixed literal is filed under the given window: the prefix byte, then its three characters.
+    const end = prefix === ANY_WINDOW ? anchorEnd(literal, frequency, shift) : literal.length;
+    const window = prefix === ANY_WINDOW ? windowEndingAt(literal, end) : prefixedWindow(prefix, literal);
+    anchorHash[n] = imul(window, HASH) >>> shift;
     records[at + RECORD_ID] = ids[n];
+    records[at + RECORD_END] = end;
     records[at + RECORD_LENGTH] = literal.length;
+    records[at + RECORD_WINDOW] = window;
     at += RECORD_CHARS + literal.length;
   }
+}
+
+/**
+ * Where a literal's anchor ends: at the window (4 characters, or the whole literal when shorter) the
+ * page markup repeats least (markupWindowGrade), then of those the one whose hash is rarest among the
+ * literals' windows (`frequency`, by the top 32 - shift bits), the first of equals.
+ */
+export function anchorEnd(literal: string, frequency: Uint16Array, shift: number): number {
+  const q = Math.min(4, literal.length);
+  let end = q;
+  let least = Infinity;
+  // The window rolls as the scan's does (one character in, one out): 8 bits per character.
+  let window = 0;
+  for (let i = 0; i < literal.length; i++) {
+    window = (window << 8) | (literal.charCodeAt(i) & 0xff);
+    if (i + 1 < q) continue;
+    const masked = q === 4 ? window : window & windowMask(q);
+    const cost = markupWindowGrade(masked) * GRADE_COST + frequency[imul(masked, HASH) >>> shift];
+    if (cost < least) {
+      least = cost;
+      end = i + 1;
+    }
+  }
+  return end;
+}
+
+/** The window (4 characters, or the whole literal when shorter) ending at `end`, packed as the scan packs it. */
+function windowEndingAt(literal: string, end: number): number {
+  let window = 0;
+  for (let i = Math.max(0, end - 4); i < end; i++) window = (window << 8) | (literal.charCodeAt(i) & 0xff);
+  return window;
 }
 
 /** The window of a 3-character literal after a character folding to the byte `prefix`. */
