@@ -1,6 +1,6 @@
 /**
  * The 10000 4-character windows page markup repeats most, written by
- * write-markup-window-prior.ts from the 223 pages of test/corpus/sites and test/fixtures/pages.
+ * bench/parse/write-markup-window-prior.ts from the 223 pages of test/corpus/sites and test/fixtures/pages.
  * Each window is 4 bytes (the low 8 bits of each lowercase character, as the scan packs a window),
  * most repeated first, in base64.
  */

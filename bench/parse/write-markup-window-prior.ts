@@ -1,7 +1,10 @@
 /**
- * Writes markup-window-prior.ts: the 4-character windows page markup repeats most, counted over the
- * pages of test/corpus/sites and test/fixtures/pages, each with its grade (see that file). Run from
- * the repository root after a build: node dist/src/detection/write-markup-window-prior.js
+ * Writes src/detection/markup-window-prior.ts: the 4-character windows page markup repeats most,
+ * counted over the pages of test/corpus/sites and test/fixtures/pages, each with its grade (see that
+ * file). Run from the repository root after a build, when the corpus has changed much:
+ * node dist/bench/parse/write-markup-window-prior.js
+ * (Those pages are also what bench:parse measures: docs/performance.md gives the scan's gain on
+ * sites the prior was not counted from.)
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,7 +54,7 @@ function main(): void {
   const grades = [...gradeCounts].sort((a, b) => b[0] - a[0]);
   const out = `/**
  * The ${kept.length} 4-character windows page markup repeats most, written by
- * write-markup-window-prior.ts from the ${files.length} pages of test/corpus/sites and test/fixtures/pages.
+ * bench/parse/write-markup-window-prior.ts from the ${files.length} pages of test/corpus/sites and test/fixtures/pages.
  * Each window is 4 bytes (the low 8 bits of each lowercase character, as the scan packs a window),
  * most repeated first, in base64.
  */
