@@ -1,3 +1,4 @@
+import { scanAsOne } from './joined-scan';
 import { LiteralTable, type LiteralScan } from './literal-table';
 import type { Pattern } from './pattern';
 import { sortIndices } from './sort-indices';
@@ -18,9 +19,6 @@ interface EntriesById {
   readonly start: Int32Array;
   readonly entries: Int32Array;
 }
-
-/** Joins texts scanned as one: no fingerprint literal holds it, and no character folds to it. */
-const TEXT_SEPARATOR = '\u0000';
 
 export class PatternSet {
   /** Ids (in the table) of the literals this set uses, and for each the entries that need it. */
@@ -79,23 +77,7 @@ export class PatternSet {
   /** Indices (ascending) of the entries that may match one of the texts. */
   candidates(texts: readonly string[]): number[] {
     if (this.entries.length === 0) return [];
-    return this.candidatesIn([this.table.scanFound(this.asOneText(texts))]);
-  }
-
-  /** Whether no literal of the table holds TEXT_SEPARATOR (worked out on the first join). */
-  private separable: boolean | undefined;
-
-  /**
-   * Several texts (a page's script URLs, as written and resolved) as one, joined by a character no
-   * literal holds: one scan of the join finds exactly the literals one scan per text finds (a
-   * literal holding no separator cannot occur across one), and each scan has a fixed cost (the
-   * text copied into the scanner's memory, its found-marks copied in and out) that a page's few
-   * short URLs would otherwise pay several times over.
-   */
-  private asOneText(texts: readonly string[]): readonly string[] {
-    if (texts.length < 2) return texts;
-    this.separable ??= !this.table.build().literals.some((literal) => literal.includes(TEXT_SEPARATOR));
-    return this.separable ? [texts.join(TEXT_SEPARATOR)] : texts;
+    return this.candidatesIn([scanAsOne(this.table, texts)]);
   }
 
   /**
