@@ -17,6 +17,7 @@ import {
   type ContextRuleName,
 } from './context-rules';
 import { DomMatcher } from './dom-matcher';
+import { scanAsOne } from './joined-scan';
 import type { LiteralScan } from './literal-table';
 import type { Fingerprints, KeyedEntry, KeyedPatterns, TextKind } from './fingerprints';
 import { parseHtml } from '../html';
@@ -231,11 +232,13 @@ export class DetectionEngine {
 
     // One pass over the markup for the html patterns, the DOM prefilter and the browser hints.
     const markupFound = fp.markupLiterals.scanFound([html]);
-    runTexts('url', [[url]]);
-    runTexts('html', [[html]], markupFound);
-    runTexts('text', [[doc.text]]);
     const css = bounded([...doc.styles, ...(input.css ?? [])].join('\n'), LIMITS.cssTotal);
-    runTexts('css', [[css]]);
+    // One pass over the address, the text and the styles for their patterns (PAGE_KINDS).
+    const pageFound = scanAsOne(fp.pageLiterals, [url, doc.text, css]);
+    runTexts('url', [[url]], pageFound);
+    runTexts('html', [[html]], markupFound);
+    runTexts('text', [[doc.text]], pageFound);
+    runTexts('css', [[css]], pageFound);
     if (input.robots) runTexts('robots', [[bounded(input.robots, LIMITS.robots)]]);
     if (input.certIssuer) runTexts('certIssuer', [[bounded(input.certIssuer, LIMITS.headerValue)]]);
 

@@ -140,6 +140,7 @@ interface PrefilterSets {
   hints: PatternSet;
   hintOwners: BrowserHint[];
   markupLiterals: LiteralTable;
+  pageLiterals: LiteralTable;
 }
 
 /** A technology's browser-only patterns (js property names or xhr patterns), as the data has them. */
@@ -195,6 +196,8 @@ export interface DomPropertyRule {
 }
 
 const TEXT_KINDS: TextKind[] = ['url', 'html', 'text', 'css', 'robots', 'scriptSrc', 'scripts', 'certIssuer'];
+/** The text kinds whose sets share `pageLiterals`, scanned together on each page. */
+const PAGE_KINDS: readonly TextKind[] = ['url', 'text', 'css'];
 const KEYED_KINDS: KeyedKind[] = ['headers', 'cookies', 'meta', 'dns'];
 /** A keyed list this long gets a literal prefilter; a shorter one runs its few regexes as they are. */
 const KEYED_PREFILTER_MIN = 8;
@@ -682,6 +685,11 @@ export class Fingerprints {
     return this.prefilterSets().markupLiterals;
   }
 
+  /** The literal table shared by the url, text and css sets (PAGE_KINDS): one scan of the three texts. */
+  get pageLiterals(): LiteralTable {
+    return this.prefilterSets().pageLiterals;
+  }
+
   /**
    * The prefilter sets, built on first use: finding ~15,000 patterns' literals and building the
    * literal tables costs ~100 ms that start-up (the path every process pays, often just to serve the
@@ -705,11 +713,14 @@ export class Fingerprints {
     // html, script bodies, DOM selectors and browser hints are all looked for in the markup (hints in
     // script bodies too): one table, one pass per text.
     const markup = new LiteralTable();
+    // The page's address, text and styles: short texts, each scan's fixed cost paid once for the
+    // three (a set's candidates from another's literals only run a regex that does not match).
+    const page = new LiteralTable();
     const textPatterns = {} as Record<TextKind, PatternSet>;
     for (const k of TEXT_KINDS) {
       textPatterns[k] = new PatternSet(
         this.textEntries[k],
-        k === 'html' || k === 'scripts' ? markup : undefined,
+        k === 'html' || k === 'scripts' ? markup : PAGE_KINDS.includes(k) ? page : undefined,
       );
       yield;
     }
@@ -738,7 +749,15 @@ export class Fingerprints {
       table.build();
       yield;
     }
-    return { textPatterns, keyedSets, domPrefilter, hints, hintOwners: owners, markupLiterals: markup };
+    return {
+      textPatterns,
+      keyedSets,
+      domPrefilter,
+      hints,
+      hintOwners: owners,
+      markupLiterals: markup,
+      pageLiterals: page,
+    };
   }
 
   private technologyLookups(): TechnologyLookups {
