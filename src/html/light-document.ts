@@ -96,22 +96,8 @@ function hasAttribute(attributes: string[], count: number, name: string): boolea
   return false;
 }
 
-/**
- * The first `count` entries of the gathered attributes, in an array of their own: one or two
- * attributes (most tags) as an array literal, which compiled code allocates in place, where a slice
- * is a call into the runtime.
- */
 function takeAttributes(attributes: string[], count: number): string[] {
-  switch (count) {
-    case 0:
-      return [];
-    case 2:
-      return [attributes[0], attributes[1]];
-    case 4:
-      return [attributes[0], attributes[1], attributes[2], attributes[3]];
-    default:
-      return attributes.slice(0, count);
-  }
+  return count === 0 ? [] : attributes.slice(0, count);
 }
 
 const tokenRawTextEnd = new Map<string, RegExp>();
