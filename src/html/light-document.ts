@@ -358,46 +358,42 @@ export function readMarkup(
    * raw-text element (the browser drops the rest).
    */
   const scan = (from: number, n: number, tree: boolean): void => {
-    // The page as a local rather than the captured variable: a captured variable is read again from
-    // the closure's context after every call in the loop (the call might assign it), and the string
-    // checked again before each character read; a local cannot change.
-    const markup = html;
     let i = from;
     // htmlparser2 cuts text at each "<", and a "<" that opens nothing begins the next piece of text;
     // the tree keeps such a "<" as a piece of its own. `textFrom` is where the tokens' text starts.
     let textFrom = from;
     const treeText = (): boolean => tree && !truncated;
     scan: while (i < n) {
-      let lt = markup.indexOf('<', i);
+      let lt = html.indexOf('<', i);
       if (lt >= n) lt = -1;
       if (lt < 0) {
-        if (treeText()) addText(markup.slice(i, n), n - i, ampFrom(i) < n, i);
+        if (treeText()) addText(html.slice(i, n), n - i, ampFrom(i) < n, i);
         if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
         return;
       }
-      if (lt > i && treeText()) addText(markup.slice(i, lt), lt - i, ampFrom(i) < lt, i);
+      if (lt > i && treeText()) addText(html.slice(i, lt), lt - i, ampFrom(i) < lt, i);
       if (lt > textFrom) token(TOKEN.TEXT, '', null, textFrom, lt);
       textFrom = lt;
-      const c = lt + 1 < n ? markup.charCodeAt(lt + 1) : -1;
+      const c = lt + 1 < n ? html.charCodeAt(lt + 1) : -1;
 
       if (c === 33 /* ! */ || c === 63 /* ? */) {
-        if (markup.startsWith('<!--', lt)) {
+        if (html.startsWith('<!--', lt)) {
           // "<!-->" and "<!--->" are whole (empty) comments, as in browsers and htmlparser2.
-          const close = markup.indexOf('-->', lt + 2);
+          const close = html.indexOf('-->', lt + 2);
           if (close < 0 || close + 3 > n) return; // htmlparser2 too drops an unclosed comment
           i = close + 3;
         } else {
-          const close = markup.indexOf('>', lt + 2);
+          const close = html.indexOf('>', lt + 2);
           if (close < 0 || close >= n) {
             // htmlparser2 keeps an unclosed declaration or instruction as text (less its "<!").
-            if (!markup.startsWith('<![CDATA[', lt)) token(TOKEN.TEXT, '', null, lt + 2, n);
+            if (!html.startsWith('<![CDATA[', lt)) token(TOKEN.TEXT, '', null, lt + 2, n);
             return;
           }
           i = close + 1;
-          if (tokens && markup.startsWith('<![CDATA[', lt)) {
+          if (tokens && html.startsWith('<![CDATA[', lt)) {
             // htmlparser2 reads a CDATA section to "]]>" where the tree (like a browser outside
             // svg and math) ends it at the first ">": the tokens skip what it skips.
-            const cdataEnd = markup.indexOf(']]>', lt + 9);
+            const cdataEnd = html.indexOf(']]>', lt + 9);
             skipTokensUntil = cdataEnd < 0 || cdataEnd + 3 > n ? n : cdataEnd + 3;
           }
         }
@@ -406,35 +402,35 @@ export function readMarkup(
       }
 
       if (c === 47 /* / */) {
-        if (!isLetter(lt + 2 < n ? markup.charCodeAt(lt + 2) : -1)) {
+        if (!isLetter(lt + 2 < n ? html.charCodeAt(lt + 2) : -1)) {
           // The tree ignores "</" without a name to "/>"; htmlparser2 skips spaces after "</" and
           // reads a name there as an end tag ("</ p>"), and keeps "</>" and "</ >" as text.
           let k = lt + 2;
-          while (k < n && isSpace(markup.charCodeAt(k))) k++;
-          const close = markup.indexOf('>', lt + 2);
+          while (k < n && isSpace(html.charCodeAt(k))) k++;
+          const close = html.indexOf('>', lt + 2);
           if (close < 0 || close >= n) {
             if (k >= n) token(TOKEN.TEXT, '', null, lt, n);
-            else if (isLetter(markup.charCodeAt(k))) endTagAtEnd(k);
+            else if (isLetter(html.charCodeAt(k))) endTagAtEnd(k);
             else token(TOKEN.TEXT, '', null, k, n);
             return;
           }
           i = close + 1;
           if (k === close) continue; // text goes on from the "<"
-          if (isLetter(markup.charCodeAt(k))) token(TOKEN.END, endTagName(k, close), null, lt, i);
+          if (isLetter(html.charCodeAt(k))) token(TOKEN.END, endTagName(k, close), null, lt, i);
           textFrom = i;
           continue;
         }
         let j = lt + 2;
         let hash = 0;
         while (j < n) {
-          const code = markup.charCodeAt(j);
+          const code = html.charCodeAt(j);
           if (isSpace(code) || code === 62 || code === 47) break;
           hash = nameHashStep(hash, code);
           j++;
         }
-        const slot = nameSlot(markup, lt + 2, j, hash);
-        const tag = slot >= 0 ? slotName(slot) : markup.slice(lt + 2, j).toLowerCase();
-        const close = markup.indexOf('>', j);
+        const slot = nameSlot(html, lt + 2, j, hash);
+        const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 2, j).toLowerCase();
+        const close = html.indexOf('>', j);
         if (close < 0 || close >= n) {
           endTagAtEnd(lt + 2);
           return;
@@ -442,7 +438,7 @@ export function readMarkup(
         i = close + 1;
         textFrom = i;
         // htmlparser2 ends an end tag's name at a space or ">" only ("</p/>" names "p/").
-        token(TOKEN.END, markup.charCodeAt(j) === 47 ? endTagName(lt + 2, close) : tag, null, lt, i);
+        token(TOKEN.END, html.charCodeAt(j) === 47 ? endTagName(lt + 2, close) : tag, null, lt, i);
         if (!treeText()) continue;
         if (tag !== 'body' && tag !== 'html' && openCount(slot, tag) > 0) popUntil(tag);
         continue;
@@ -458,21 +454,21 @@ export function readMarkup(
       let j = lt + 1;
       let hash = 0;
       while (j < n) {
-        const code = markup.charCodeAt(j);
+        const code = html.charCodeAt(j);
         if (isSpace(code) || code === 62 || code === 47) break;
         hash = nameHashStep(hash, code);
         j++;
       }
-      const slot = nameSlot(markup, lt + 1, j, hash);
-      const tag = slot >= 0 ? slotName(slot) : markup.slice(lt + 1, j).toLowerCase();
+      const slot = nameSlot(html, lt + 1, j, hash);
+      const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 1, j).toLowerCase();
       let attrCount = 0;
       let selfClosing = false;
       // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
       let slashed = false;
       let hasEntity = false;
       for (;;) {
-        while (j < n && (isSpace(markup.charCodeAt(j)) || markup.charCodeAt(j) === 47)) {
-          selfClosing = markup.charCodeAt(j) === 47;
+        while (j < n && (isSpace(html.charCodeAt(j)) || html.charCodeAt(j) === 47)) {
+          selfClosing = html.charCodeAt(j) === 47;
           if (selfClosing) slashed = true;
           j++;
         }
@@ -480,45 +476,45 @@ export function readMarkup(
           textFrom = n; // the input ends inside the tag: dropped
           break scan;
         }
-        if (markup.charCodeAt(j) === 62) {
+        if (html.charCodeAt(j) === 62) {
           j++;
           break;
         }
         selfClosing = false;
         slashed = false;
         const nameStart = j;
-        let nameHash = nameHashStep(0, markup.charCodeAt(j));
+        let nameHash = nameHashStep(0, html.charCodeAt(j));
         j++; // a name may start with "="
         while (j < n) {
-          const code = markup.charCodeAt(j);
+          const code = html.charCodeAt(j);
           if (isSpace(code) || code === 47 || code === 62 || code === 61) break;
           nameHash = nameHashStep(nameHash, code);
           j++;
         }
-        const name = lowerName(markup, nameStart, j, nameHash);
-        while (j < n && isSpace(markup.charCodeAt(j))) j++;
+        const name = lowerName(html, nameStart, j, nameHash);
+        while (j < n && isSpace(html.charCodeAt(j))) j++;
         let value = '';
         let valueFrom = j;
         let valueTo = j;
-        if (j < n && markup.charCodeAt(j) === 61 /* = */) {
+        if (j < n && html.charCodeAt(j) === 61 /* = */) {
           j++;
-          while (j < n && isSpace(markup.charCodeAt(j))) j++;
-          const quote = j < n ? markup.charCodeAt(j) : -1;
+          while (j < n && isSpace(html.charCodeAt(j))) j++;
+          const quote = j < n ? html.charCodeAt(j) : -1;
           if (quote === 34 || quote === 39) {
-            const close = markup.indexOf(quote === 34 ? '"' : "'", j + 1);
+            const close = html.indexOf(quote === 34 ? '"' : "'", j + 1);
             if (close < 0 || close >= n) {
               textFrom = n;
               break scan;
             }
             valueFrom = j + 1;
             valueTo = close;
-            value = markup.slice(valueFrom, close);
+            value = html.slice(valueFrom, close);
             j = close + 1;
           } else {
             valueFrom = j;
-            while (j < n && !isSpace(markup.charCodeAt(j)) && markup.charCodeAt(j) !== 62) j++;
+            while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
             valueTo = j;
-            value = markup.slice(valueFrom, j);
+            value = html.slice(valueFrom, j);
           }
         }
         if (!hasAttribute(attributes, attrCount, name)) {
@@ -562,27 +558,27 @@ export function readMarkup(
       if (!treeRaw && !tokenRaw) continue;
       const end = endTagPattern(tag);
       end.lastIndex = i;
-      const found = tag === 'plaintext' ? null : end.exec(markup);
+      const found = tag === 'plaintext' ? null : end.exec(html);
       const bodyEnd = found && found.index < n ? found.index : n;
       if (
         treeRaw &&
         tokens &&
         bodyEnd < n &&
         rule.rawForTokens &&
-        markup.charCodeAt(found!.index + tag.length + 2) === 47
+        html.charCodeAt(found!.index + tag.length + 2) === 47
       ) {
         // "</script/": the tree's element ends there, htmlparser2's goes on to "</script>" (or a space).
         const tokenEnd = tokenEndTagPattern(tag);
         tokenEnd.lastIndex = i;
-        const at = tokenEnd.exec(markup);
+        const at = tokenEnd.exec(html);
         const tokenBodyEnd = at && at.index < n ? at.index : n;
         token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', null, i, tokenBodyEnd);
-        const tokenClose = tokenBodyEnd < n ? markup.indexOf('>', tokenBodyEnd + 2) : -1;
+        const tokenClose = tokenBodyEnd < n ? html.indexOf('>', tokenBodyEnd + 2) : -1;
         if (tokenClose >= 0 && tokenClose < n) token(TOKEN.END, tag, null, tokenBodyEnd, tokenClose + 1);
         skipTokensUntil = tokenClose >= 0 && tokenClose < n ? tokenClose + 1 : n;
       }
       if (treeRaw) {
-        const body = markup.slice(i, bodyEnd);
+        const body = html.slice(i, bodyEnd);
         addText(body, bodyEnd - i, (tag === 'textarea' || tag === 'title') && ampFrom(i) < bodyEnd, i);
         if (tag === 'script') {
           const src = attr(elements[elements.length - 1].attrs, 'src');
@@ -599,7 +595,7 @@ export function readMarkup(
         token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', null, i, bodyEnd);
       }
       if (bodyEnd >= n) return;
-      const close = markup.indexOf('>', bodyEnd + 2);
+      const close = html.indexOf('>', bodyEnd + 2);
       if (close < 0 || close >= n) return;
       token(TOKEN.END, tag, null, bodyEnd, close + 1);
       if (treeRaw) popUntil(tag);
