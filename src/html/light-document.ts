@@ -72,6 +72,15 @@ function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
 }
 
+/** True when html[from, to) is ASCII whitespace only (every such character is one /\s/ matches). */
+function isBlank(html: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const code = html.charCodeAt(k);
+    if (!isSpace(code) && code !== 11) return false;
+  }
+  return true;
+}
+
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }
@@ -229,16 +238,19 @@ export function readMarkup(
   };
 
   /**
-   * A piece of text, `length` characters; `decode` when it holds an "&" (its entities are decoded).
+   * A piece of text, `length` characters; `decode` when it holds an "&" (its entities are decoded);
+   * `from`: where it starts in html, -1 when it is no slice of it.
    * The caller gives the length it knows: the pieces are strings of many representations, and
    * reading their length would be a generic look-up.
    */
-  const addText = (raw: string, length: number, decode: boolean): void => {
+  const addText = (raw: string, length: number, decode: boolean, from: number): void => {
     if (length === 0 || truncated) return;
     const text = decode ? decodeEntities(raw) : raw;
     texts.push(text);
     if (hiddenDepth === 0 && visibleLength < TEXT_LIMIT * 2) {
-      visible.push(text);
+      // A piece of whitespace alone changes nothing in the visible text (whitespace runs collapse to
+      // one space, and the join puts one there anyway): counted, but not joined and collapsed again.
+      if (decode || from < 0 || !isBlank(html, from, from + length)) visible.push(text);
       visibleLength += decode ? text.length : length;
     }
   };
@@ -355,11 +367,11 @@ export function readMarkup(
       let lt = html.indexOf('<', i);
       if (lt >= n) lt = -1;
       if (lt < 0) {
-        if (treeText()) addText(html.slice(i, n), n - i, ampFrom(i) < n);
+        if (treeText()) addText(html.slice(i, n), n - i, ampFrom(i) < n, i);
         if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
         return;
       }
-      if (lt > i && treeText()) addText(html.slice(i, lt), lt - i, ampFrom(i) < lt);
+      if (lt > i && treeText()) addText(html.slice(i, lt), lt - i, ampFrom(i) < lt, i);
       if (lt > textFrom) token(TOKEN.TEXT, '', null, textFrom, lt);
       textFrom = lt;
       const c = lt + 1 < n ? html.charCodeAt(lt + 1) : -1;
@@ -433,7 +445,7 @@ export function readMarkup(
       }
 
       if (!isLetter(c)) {
-        if (treeText()) addText('<', 1, false);
+        if (treeText()) addText('<', 1, false, -1);
         i = lt + 1;
         continue;
       }
@@ -567,7 +579,7 @@ export function readMarkup(
       }
       if (treeRaw) {
         const body = html.slice(i, bodyEnd);
-        addText(body, bodyEnd - i, (tag === 'textarea' || tag === 'title') && ampFrom(i) < bodyEnd);
+        addText(body, bodyEnd - i, (tag === 'textarea' || tag === 'title') && ampFrom(i) < bodyEnd, i);
         if (tag === 'script') {
           const src = attr(elements[elements.length - 1].attrs, 'src');
           if (src !== null) scriptSrc.push(src.trim());
