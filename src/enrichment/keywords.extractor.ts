@@ -2,6 +2,7 @@ import { addCapped, cleanText, LIMITS, nonEmpty } from './limits';
 import { metaValue } from './page-document';
 import type { SiteContext } from './site-context';
 import type { KeywordsSet } from './site-enrichment';
+import { mostFrequent } from './most-frequent';
 import { wordsOf } from './text-words';
 
 /** Words that carry no topic, in the languages the index meets most (and the web's own filler). */
@@ -48,11 +49,7 @@ export function extractKeywords(context: SiteContext): KeywordsSet {
     }
   }
   const listed = [...keywords].join(' ').split(/\s+/);
-  const terms = [...counts.entries()]
-    .filter(([term]) => !listed.includes(term))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, MAX_TERMS);
-  for (const [term] of terms) addCapped(keywords, term, LIMITS.values);
+  for (const term of mostFrequent(counts, listed, MAX_TERMS)) addCapped(keywords, term, LIMITS.values);
   const list = nonEmpty(keywords);
   return list ? { keywords: list } : {};
 }
