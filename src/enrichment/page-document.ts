@@ -187,7 +187,7 @@ class PageDocumentReader extends MarkupWalk {
   /** The first "&" of the html at or after ampersandFrom (the html's length when there is none). */
   private ampersandFrom = 0;
   private ampersandAt = -1;
-  /** Where each entity of the text being decoded in place starts and ends, and its character (kept for the page). */
+  /** Where each entity of the text being decoded in place starts and ends, and its character (reused by every text). */
   private readonly entityStarts: number[] = [];
   private readonly entityEnds: number[] = [];
   private readonly entityCharacters: string[] = [];

@@ -2,8 +2,8 @@
  * The words of a text as its matches of [\p{L}\p{N}][\p{L}\p{N}'’-]* (flags g and u) are: a letter
  * or digit, then letters, digits, apostrophes and hyphens. Titles and headings are mostly ASCII, whose
  * letters and digits are told apart by their codes here; only other characters are asked of the
- * Unicode classes, one sticky test at a time (irregexp's Unicode classes cost a range search per
- * character, over the whole text).
+ * Unicode classes, one sticky test at a time, instead of irregexp matching every character against
+ * them.
  */
 
 /** A letter or digit at lastIndex (a whole code point, surrogate pairs included). */
@@ -31,6 +31,7 @@ function isJoiner(code: number): boolean {
   return code === 39 || code === 0x2019 || code === 45;
 }
 
+/** The text's words, in order (see the head of this file). */
 export function wordsOf(text: string): string[] {
   const words: string[] = [];
   const end = text.length;
