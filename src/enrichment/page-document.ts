@@ -9,6 +9,7 @@ import {
   TOKEN,
   type ParsedHtml,
 } from '../html';
+import { lastEntityEnd, simpleEntityAt } from '../html/markup-entities';
 import { LIMITS } from './limits';
 import { MicrodataCollector, type MicrodataItem } from './microdata';
 import { BLANK_PIECE, PageText, PLAIN_PIECE } from './page-text';
@@ -121,6 +122,9 @@ const NOT_SPACE = /\S/;
 /** White space that collapsing to single spaces changes: a run of two, or one that is not " ". */
 const SPACE_TO_COLLAPSE = /\s\s|[^\S ]/;
 const NO_ATTRIBUTES: readonly string[] = [];
+// Compiled once: a regex literal is a new RegExp object each time its element is read.
+const ALTERNATE_REL = /(^|\s)alternate(\s|$)/i;
+const JSON_LD_TYPE = /^\s*application\/ld\+json\s*$/i;
 
 /**
  * Reads one page and keeps, within LIMITS, what the extractors need. The page is read once for all
@@ -183,6 +187,10 @@ class PageDocumentReader extends MarkupWalk {
   /** The first "&" of the html at or after ampersandFrom (the html's length when there is none). */
   private ampersandFrom = 0;
   private ampersandAt = -1;
+  /** Where each entity of the text being decoded in place starts and ends, and its character (reused by every text). */
+  private readonly entityStarts: number[] = [];
+  private readonly entityEnds: number[] = [];
+  private readonly entityCharacters: string[] = [];
 
   constructor(
     private readonly url: string,
@@ -247,19 +255,12 @@ class PageDocumentReader extends MarkupWalk {
       }
       case LINK: {
         const hreflang = attributeOf(raw, 'hreflang');
-        if (
-          /(^|\s)alternate(\s|$)/i.test(attributeOf(raw, 'rel') ?? '') &&
-          hreflang &&
-          doc.hreflangs.length < 100
-        )
+        if (ALTERNATE_REL.test(attributeOf(raw, 'rel') ?? '') && hreflang && doc.hreflangs.length < 100)
           doc.hreflangs.push(hreflang);
         break;
       }
       case SCRIPT:
-        if (
-          /^\s*application\/ld\+json\s*$/i.test(attributeOf(raw, 'type') ?? '') &&
-          doc.jsonLd.length < LIMITS.jsonLdBlocks
-        )
+        if (JSON_LD_TYPE.test(attributeOf(raw, 'type') ?? '') && doc.jsonLd.length < LIMITS.jsonLdBlocks)
           this.jsonLdText = '';
         break;
       case ANCHOR: {
@@ -304,11 +305,45 @@ class PageDocumentReader extends MarkupWalk {
     // Hidden text is neither kept nor decoded.
     if (this.skipDepth > 0 && this.jsonLdText === null && !this.inTitle) return;
     if (kind === TOKEN.RAW || !this.holdsAmpersand(from, to)) this.textEvent(this.html, from, to);
-    else {
+    else if (!this.simpleTextEvents(from, to)) {
       const raw = this.html.slice(from, to);
       for (const piece of decodedTextPieces(raw, kind === TOKEN.RCDATA))
         this.textEvent(piece, 0, piece.length);
     }
+  }
+
+  /**
+   * html[from, to), which holds an "&" (the first at ampersandAt), as its text events when every
+   * entity in it is simple: the text before an entity, when not empty, then the entity's character,
+   * and so on, as decodedTextPieces gives them, but read in the html itself (no copy of the text, no
+   * list of pieces, no match object). False, with no event, when an entity is not simple: all are
+   * read before the first event.
+   */
+  private simpleTextEvents(from: number, to: number): boolean {
+    const html = this.html;
+    const starts = this.entityStarts;
+    const ends = this.entityEnds;
+    const characters = this.entityCharacters;
+    let count = 0;
+    for (let at = this.ampersandAt; at < to;) {
+      const character = simpleEntityAt(html, at, to);
+      if (character === null) return false;
+      const end = lastEntityEnd();
+      starts[count] = at;
+      ends[count] = end;
+      characters[count] = character;
+      count++;
+      at = this.holdsAmpersand(end, to) ? this.ampersandAt : to;
+    }
+    let last = from;
+    for (let n = 0; n < count; n++) {
+      if (starts[n] > last) this.textEvent(html, last, starts[n]);
+      const character = characters[n];
+      this.textEvent(character, 0, character.length);
+      last = ends[n];
+    }
+    if (to > last) this.textEvent(html, last, to);
+    return true;
   }
 
   /**

@@ -183,6 +183,10 @@ export function socialProfileOf(raw: string): { network: SocialNetwork; handle: 
   return undefined;
 }
 
+/** An absolute link, with or without its scheme (compiled once: a literal in the loop is a new RegExp per link). */
+const ABSOLUTE_HREF = /^\s*(?:https?:)?\/\//i;
+const PROTOCOL_RELATIVE = /^\/\//;
+
 /**
  * social: profile handles from the links of every page and the `sameAs` of the structured data.
  * Share, intent and login links are not profiles and are dropped. LinkedIn and XING handles keep
@@ -207,7 +211,7 @@ export function extractSocial(context: SiteContext): SocialSet {
   }
   for (const page of context.pages) {
     for (const anchor of page.doc.anchors) {
-      if (/^\s*(?:https?:)?\/\//i.test(anchor.href)) add(anchor.href.trim().replace(/^\/\//, 'https://'));
+      if (ABSOLUTE_HREF.test(anchor.href)) add(anchor.href.trim().replace(PROTOCOL_RELATIVE, 'https://'));
     }
   }
   const out: SocialSet = {};

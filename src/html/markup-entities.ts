@@ -68,24 +68,64 @@ const NAMED: Record<string, string> = {
 /** The names decoded here (the tests hold each to htmlparser2's decoding). */
 export const SIMPLE_ENTITY_NAMES: readonly string[] = Object.keys(NAMED);
 const NAMED_CHARACTER = new Map(Object.entries(NAMED));
-/**
- * A name is any two to six lowercase letters (every name of NAMED), then looked up: one pattern
- * per "&" instead of one per name (a name not in NAMED sends the piece to htmlparser2, as any other
- * "&" does).
- */
-const SIMPLE_ENTITY = /&(?:([a-z]{2,6})|#(\d{1,6})|#[xX]([0-9a-fA-F]{1,5}));/y;
+/** Where the entity simpleEntityAt last decoded ends (the index after its ";"). */
+let entityEnd = 0;
 
-function simpleEntity(
-  name: string | undefined,
-  dec: string | undefined,
-  hex: string | undefined,
-): string | null {
-  if (name !== undefined) return NAMED_CHARACTER.get(name) ?? null;
-  const code = dec !== undefined ? parseInt(dec, 10) : parseInt(hex as string, 16);
-  // Printable ASCII and Latin-1 up to the surrogates: no replacement rule applies (NUL, C1 controls,
-  // surrogates and out-of-range codes are left to htmlparser2).
-  if ((code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code < 0xd800)) return String.fromCharCode(code);
-  return null;
+/** The index after the last simple entity decoded. */
+export function lastEntityEnd(): number {
+  return entityEnd;
+}
+
+/**
+ * The character of the simple entity that starts at text[at] (an "&") and ends before `to`, or null
+ * when none does; lastEntityEnd() then says where it ends. Simple entities are
+ *
+ *   &(?:([a-z]{2,6})|#(\d{1,6})|#[xX]([0-9a-fA-F]{1,5}));
+ *
+ * whose name is in NAMED or whose code is printable, read here without a regex: a reader may decode
+ * in place, in the html itself, with no match object, no copy of the text and no list of pieces.
+ */
+export function simpleEntityAt(text: string, at: number, to: number): string | null {
+  let k = at + 1;
+  if (k < to && text.charCodeAt(k) === 35) {
+    k++;
+    const hex = k < to && (text.charCodeAt(k) | 32) === 120;
+    if (hex) k++;
+    const digitsFrom = k;
+    let code = 0;
+    // One digit more than allowed is read, so that a longer number is refused as the regex refuses it.
+    for (; k < to && k - digitsFrom <= (hex ? 5 : 6); k++) {
+      const digit = digitValue(text.charCodeAt(k), hex);
+      if (digit < 0) break;
+      code = code * (hex ? 16 : 10) + digit;
+    }
+    const digits = k - digitsFrom;
+    if (digits === 0 || digits > (hex ? 5 : 6) || k >= to || text.charCodeAt(k) !== 59) return null;
+    entityEnd = k + 1;
+    // Printable ASCII and Latin-1 up to the surrogates: no replacement rule applies (NUL, C1 controls,
+    // surrogates and out-of-range codes are left to htmlparser2).
+    return (code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code < 0xd800)
+      ? String.fromCharCode(code)
+      : null;
+  }
+  const nameFrom = k;
+  while (k < to && k - nameFrom <= 6 && isLowercaseLetter(text.charCodeAt(k))) k++;
+  const length = k - nameFrom;
+  if (length < 2 || length > 6 || k >= to || text.charCodeAt(k) !== 59) return null;
+  entityEnd = k + 1;
+  return NAMED_CHARACTER.get(text.slice(nameFrom, k)) ?? null;
+}
+
+function isLowercaseLetter(code: number): boolean {
+  return code >= 97 && code <= 122;
+}
+
+/** A decimal (or, with `hex`, hexadecimal) digit's value; -1 for other characters. */
+function digitValue(code: number, hex: boolean): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (!hex) return -1;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
 
 /**
@@ -108,13 +148,10 @@ function simplePieces(raw: string, attribute: boolean): string[] | null {
       QUERY_AMPERSAND.lastIndex = at;
       if (QUERY_AMPERSAND.test(raw)) continue;
     }
-    SIMPLE_ENTITY.lastIndex = at;
-    const m = SIMPLE_ENTITY.exec(raw);
-    if (m === null) return null; // an "&" that is not a simple entity
-    const decoded = simpleEntity(m[1], m[2], m[3]);
-    if (decoded === null) return null;
+    const decoded = simpleEntityAt(raw, at, raw.length);
+    if (decoded === null) return null; // an "&" that is not a simple entity
     out.push(raw.slice(last, at), decoded);
-    last = at + m[0].length;
+    last = entityEnd;
     at = last - 1;
   }
   if (out.length === 0 && !attribute) return null;
