@@ -15,15 +15,16 @@ import { markupWindowGrade } from './markup-window-grade';
  * One-pass, case-insensitive multi-literal scan: an anchored hash filter (as in Rabin-Karp and
  * Hyperscan's FDR). Each literal of 4+ characters is filed under one of its 4-character windows, the
  * one page markup repeats least (markup-window-grade.ts), then the rarest among all literals'
- * windows; shorter literals are filed whole in a small table of their own. The scan hashes the window ending at every character and probes a bit table (one bit per
- * slot, small enough to stay in the cache); at a hit it compares the few literals filed there,
- * clearing a slot for the rest of the scan once all of its literals are found. The tables are built
- * here; the scan runs in WebAssembly (compiled-literal-scan.ts).
+ * windows; shorter literals are filed whole in a small table of their own. The scan hashes the
+ * window ending at every character and probes a bit table (one bit per slot, small enough to stay
+ * in the cache); at a hit it compares the few literals filed there, clearing a slot for the rest of
+ * the scan once all of its literals are found. The tables are built here; the scan runs in
+ * WebAssembly (compiled-literal-scan.ts).
  *
  * It replaced a full Aho-Corasick DFA: that one scanned a little faster but its transition tables
  * for every literal were slow and large to build on the start-up path (figures in
- * docs/performance.md); this one builds from typed arrays. Each text position costs O(literals filed under its
- * window), and choosing the rarest window keeps those buckets to a handful.
+ * docs/performance.md); this one builds from typed arrays. Each text position costs O(literals
+ * filed under its window), and choosing the rarest window keeps those buckets to a handful.
  */
 /**
  * Math.imul read once: under the test runner (code in a vm context) a `Math.imul` looked up in a hot
