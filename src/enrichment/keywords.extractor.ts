@@ -2,8 +2,6 @@ import { addCapped, cleanText, LIMITS, nonEmpty } from './limits';
 import { metaValue } from './page-document';
 import type { SiteContext } from './site-context';
 import type { KeywordsSet } from './site-enrichment';
-import { mostFrequent } from './most-frequent';
-import { wordsOf } from './text-words';
 
 /** Words that carry no topic, in the languages the index meets most (and the web's own filler). */
 const STOP_WORDS = new Set(
@@ -19,10 +17,6 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-// Compiled once: a regex literal in a loop is a new RegExp object at every pass.
-const DIGITS = /^\d+$/;
-const LETTER = /\p{L}/u;
-
 /** Words kept from the title and headings. */
 const MAX_TERMS = 6;
 
@@ -37,19 +31,23 @@ export function extractKeywords(context: SiteContext): KeywordsSet {
   const keywords = new Set<string>();
   for (const raw of (metaValue(home, 'keywords') ?? '').split(/[,;]/).slice(0, 50)) {
     const keyword = cleanText(raw, 60)?.toLowerCase();
-    if (keyword && LETTER.test(keyword)) addCapped(keywords, keyword, LIMITS.values);
+    if (keyword && /\p{L}/u.test(keyword)) addCapped(keywords, keyword, LIMITS.values);
   }
   const own = new Set((context.domainLabel ?? '').toLowerCase().split(/[-_]+/));
   const counts = new Map<string, number>();
   for (const text of [home.title ?? '', ...home.headings].slice(0, LIMITS.headings)) {
-    for (const word of wordsOf(text.toLowerCase())) {
-      if (word.length < 3 || word.length > 40 || STOP_WORDS.has(word) || own.has(word) || DIGITS.test(word))
+    for (const word of text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []) {
+      if (word.length < 3 || word.length > 40 || STOP_WORDS.has(word) || own.has(word) || /^\d+$/.test(word))
         continue;
       counts.set(word, (counts.get(word) ?? 0) + 1);
     }
   }
   const listed = [...keywords].join(' ').split(/\s+/);
-  for (const term of mostFrequent(counts, listed, MAX_TERMS)) addCapped(keywords, term, LIMITS.values);
+  const terms = [...counts.entries()]
+    .filter(([term]) => !listed.includes(term))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_TERMS);
+  for (const [term] of terms) addCapped(keywords, term, LIMITS.values);
   const list = nonEmpty(keywords);
   return list ? { keywords: list } : {};
 }

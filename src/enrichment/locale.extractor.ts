@@ -5,13 +5,9 @@ import type { LocaleSet } from './site-enrichment';
 
 /** Lowercase BCP 47 tag ("en-US", "en_us" → "en-us"); undefined for non-tags ("x-default", "{{lang}}"). */
 export function normaliseLanguageTag(tag: string | undefined): string | undefined {
-  const normalised = tag?.trim().toLowerCase().replace(UNDERSCORES, '-');
-  return normalised && LANGUAGE_TAG.test(normalised) ? normalised : undefined;
+  const normalised = tag?.trim().toLowerCase().replace(/_/g, '-');
+  return normalised && /^[a-z]{2,3}(-[a-z0-9]{2,8}){0,3}$/.test(normalised) ? normalised : undefined;
 }
-
-// Compiled once: a regex literal is a new RegExp object at every call.
-const UNDERSCORES = /_/g;
-const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8}){0,3}$/;
 
 /** Text shorter than this is not given to the detector: too little to tell languages apart. */
 const MIN_DETECTION_TEXT = 200;
@@ -19,21 +15,13 @@ const MAX_DETECTION_TEXT = 20_000;
 
 /** Languages a page declares: <html lang>, Content-Language, <meta http-equiv="content-language">, og:locale. */
 function declaredLanguages(page: ReadPage): string[] {
-  // Gathered into one list as they are normalised (no spread, mapped and filtered copies of it).
-  const tags: string[] = [];
-  addLanguage(tags, page.doc.htmlLang);
-  for (const value of page.headers?.['content-language'] ?? [])
-    for (const tag of value.split(',')) addLanguage(tags, tag);
-  for (const value of page.doc.meta.get('content-language') ?? [])
-    for (const tag of value.split(',')) addLanguage(tags, tag);
-  addLanguage(tags, metaValue(page.doc, 'og:locale'));
-  return tags;
-}
-
-/** Adds a tag, normalised, to the list; not when it is no language tag. */
-function addLanguage(tags: string[], tag: string | undefined): void {
-  const normalised = normaliseLanguageTag(tag);
-  if (normalised !== undefined) tags.push(normalised);
+  const tags = [
+    page.doc.htmlLang,
+    ...(page.headers?.['content-language'] ?? []).flatMap((value) => value.split(',')),
+    ...(page.doc.meta.get('content-language') ?? []).flatMap((value) => value.split(',')),
+    metaValue(page.doc, 'og:locale'),
+  ];
+  return tags.map(normaliseLanguageTag).filter((tag): tag is string => tag !== undefined);
 }
 
 /**

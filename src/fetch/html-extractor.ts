@@ -57,16 +57,6 @@ const TAGS = new Map<string, number>([
   ['area', TAG.ANCHOR],
 ]);
 
-/**
- * Whether a start tag has a srcset (few have), asked of every tag before attributeOf: a loop of this
- * module's own, which the compiler folds into the extraction's, where attributeOf is a call shared
- * by every reader of the tokens.
- */
-function hasSrcset(raw: readonly string[]): boolean {
-  for (let k = 0; k < raw.length; k += 2) if (raw[k] === 'srcset') return true;
-  return false;
-}
-
 /** The facts of a page already read (the fetcher reads it once and hands the reading along). */
 export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   const links = new UrlSet();
@@ -82,7 +72,6 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   const resolved = (raw: readonly string[], attribute: string): string | undefined =>
     resolver.resolve(attributeOf(raw, attribute));
   const addSrcset = (raw: readonly string[]): void => {
-    if (!hasSrcset(raw)) return;
     const srcset = attributeOf(raw, 'srcset');
     if (srcset) {
       for (const candidate of srcset.split(','))
