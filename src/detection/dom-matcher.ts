@@ -4,6 +4,7 @@ import type { DomRule } from './fingerprints';
 import { PageAttributeValues } from './page-attribute-values';
 import type { SelectorKeys } from './selector-keys';
 import { sortIndices } from './sort-indices';
+import { requiredTextLiterals, runHoldsAll } from './text-literals';
 import { getAttribute, textContent, type LightDocument } from '../html';
 
 /** Nodes a selector may yield per rule, as the reference browser driver caps detections at 50. */
@@ -11,6 +12,11 @@ export const MAX_DOM_NODES = 50;
 /** Candidate elements examined per selector: bounds the work on pathological pages. */
 export const MAX_DOM_CANDIDATES = 5_000;
 const TEXT_CONTENT_LIMIT = 1_000_000;
+/**
+ * Characters from which an element's text not built yet is first searched for the regex's
+ * required strings: a string this long takes longer to build than to search.
+ */
+const LONG_TEXT = 32_768;
 
 /** Element lists by key (a tag, id or class); a list per key asked for. */
 type Lists = Map<string, number[]>;
@@ -247,9 +253,15 @@ export class DomMatcher {
    */
   firstTextMatch(elements: readonly number[], regex: RegExp): RegExpExecArray | null {
     const closed = isAssertionFree(regex);
+    const needs = requiredTextLiterals(regex);
     let missedUpTo = -1;
     for (const element of elements) {
       if (element <= missedUpTo) continue;
+      if (needs.length > 0 && this.lacks(element, needs)) {
+        // Its descendants' texts are parts of its text: they lack the strings too.
+        missedUpTo = this.doc.elements[element].end;
+        continue;
+      }
       const whole = this.text(element);
       const text = whole.trim();
       const match = text ? regex.exec(text) : null;
@@ -257,6 +269,19 @@ export class DomMatcher {
       if (closed && whole.length < TEXT_CONTENT_LIMIT) missedUpTo = this.doc.elements[element].end;
     }
     return null;
+  }
+
+  /**
+   * True when the element's text is long, not built yet, and lacks a string of one of `needs`,
+   * found without building it: the regex then matches neither it nor any part of it.
+   */
+  private lacks(element: number, needs: readonly (readonly string[])[]): boolean {
+    if (this.texts.has(element)) return false;
+    const { textStart, textEnd } = this.doc.elements[element];
+    const texts = this.doc.texts;
+    let length = 0;
+    for (let k = textStart; k < textEnd && length < LONG_TEXT; k++) length += texts[k].length;
+    return length >= LONG_TEXT && !runHoldsAll(texts, textStart, textEnd, needs);
   }
 
   private lightNodes(complexes: Complex[]): number[] {
