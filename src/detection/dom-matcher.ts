@@ -272,12 +272,13 @@ export class DomMatcher {
   }
 
   /**
-   * True when the element's text is long, not built yet, and lacks a string of one of `needs`,
-   * found without building it: the regex then matches neither it nor any part of it.
+   * True when the element's text is long, made of several pieces (one piece is its own text, got
+   * without a copy), not built yet, and lacks a string of one of `needs`, found without building
+   * it: the regex then matches neither it nor any part of it.
    */
   private lacks(element: number, needs: readonly (readonly string[])[]): boolean {
-    if (this.texts.has(element)) return false;
     const { textStart, textEnd } = this.doc.elements[element];
+    if (textEnd - textStart < 2 || this.texts.has(element)) return false;
     const texts = this.doc.texts;
     let length = 0;
     for (let k = textStart; k < textEnd && length < LONG_TEXT; k++) length += texts[k].length;
