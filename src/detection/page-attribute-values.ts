@@ -9,7 +9,7 @@
  * answer "no" is always exact.
  */
 export class PageAttributeValues {
-  private readonly joined = new Map<string, string>();
+  private readonly joined = new Map<string, string[]>();
 
   /**
    * False when no value of `values` (all the page's values of attribute `name`) holds `text`
@@ -19,14 +19,39 @@ export class PageAttributeValues {
     if (values.length === 0) return false;
     if (values.length === 1 && !insensitive) return values[0].includes(text);
     const key = insensitive ? `${name} i` : name;
-    let all = this.joined.get(key);
-    if (all === undefined) {
+    let chunks = this.joined.get(key);
+    if (chunks === undefined) {
       // Every value, repeats included (a menu's items repeat their classes): dropping repeats hashes
       // each value, which costs more than the longer join's few reads. With `i`, each value
       // lowercased alone: the strings the attribute test compares.
-      all = (insensitive ? values.map((value) => value.toLowerCase()) : values).join('\n');
-      this.joined.set(key, all);
+      chunks = joinedInChunks(insensitive ? values.map((value) => value.toLowerCase()) : values);
+      this.joined.set(key, chunks);
     }
-    return all.includes(insensitive ? text.toLowerCase() : text);
+    const wanted = insensitive ? text.toLowerCase() : text;
+    for (const chunk of chunks) if (chunk.includes(wanted)) return true;
+    return false;
   }
+}
+
+/**
+ * Characters past which the values joined so far close a chunk: a joined string stays short of V8's
+ * large-object space, where each string of a page with thousands of classes (or an image's `src`
+ * holding a data URL) cost as much as the rest of the page's DOM rules.
+ */
+const CHUNK = 16_384;
+
+/** The values joined by newlines, in chunks of whole values (a longer value is a chunk of its own). */
+function joinedInChunks(values: readonly string[]): string[] {
+  const chunks: string[] = [];
+  let from = 0;
+  let length = 0;
+  for (let k = 0; k < values.length; k++) {
+    length += values[k].length + 1;
+    if (length < CHUNK) continue;
+    chunks.push(values.slice(from, k + 1).join('\n'));
+    from = k + 1;
+    length = 0;
+  }
+  if (from < values.length) chunks.push(values.slice(from).join('\n'));
+  return chunks;
 }
