@@ -12,6 +12,8 @@ export const MAX_DOM_NODES = 50;
 /** Candidate elements examined per selector: bounds the work on pathological pages. */
 export const MAX_DOM_CANDIDATES = 5_000;
 const TEXT_CONTENT_LIMIT = 1_000_000;
+/** Candidates up to which a complex's elements are tried without first asking if it is possible. */
+const FEW_CANDIDATES = 16;
 /**
  * Characters from which an element's text not built yet is first searched for the regex's
  * required strings: a string this long takes longer to build than to search.
@@ -290,10 +292,13 @@ export class DomMatcher {
     const marks = (this.marks ??= new Uint8Array(elements.length));
     const out: number[] = [];
     for (const complex of complexes) {
-      if (!this.index.possible(complex)) continue;
       const last = complex.compounds[complex.compounds.length - 1];
       const candidates = this.index.candidates(last, elements.length);
-      const limit = Math.min(candidates ? candidates.length : elements.length, MAX_DOM_CANDIDATES);
+      const count = candidates ? candidates.length : elements.length;
+      // A few candidates are tried at once: cheaper than reading the page's values of the names
+      // the complex tests (`possible`), which only spares trying elements that would not match.
+      if (count > FEW_CANDIDATES && !this.index.possible(complex)) continue;
+      const limit = Math.min(count, MAX_DOM_CANDIDATES);
       for (let k = 0; k < limit && out.length < MAX_DOM_NODES; k++) {
         const index = candidates ? candidates[k] : k;
         if (marks[index] === 0 && complexMatches(this.doc, index, complex)) {
