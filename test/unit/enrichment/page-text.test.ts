@@ -88,6 +88,13 @@ describe('PageText', () => {
     }
   });
 
+  it('collapses a run inside a piece once when it holds several of the strings looked for', () => {
+    const text = new PageText(1000, false);
+    for (const piece of ['a \t\n\n  \r\nb', 'c', ' d\n \ne\f', '\n'])
+      expect(text.push(piece)).not.toBe(PLAIN_PIECE);
+    expect(text.toString()).toBe('a \nbc d\ne \n');
+  });
+
   it('collapses the same text when it does not tell plain pieces (the runs found in the joined text)', () => {
     const random = seededRandom(11);
     const next = (n: number): number => Math.floor(random() * n);
