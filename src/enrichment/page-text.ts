@@ -148,12 +148,16 @@ const CHANGED_RUN_STRINGS = ['\t', '\r', '\f', '\v', '  ', '\n\n', '\n \n'];
  * written collapsed, so every run of the text is either one of those or lies within one piece.
  */
 function withRunsCollapsed(text: string): string {
+  // Past this many runs (indented code in a <pre>, a text of tabs), one regex pass over the text
+  // costs less than rewriting each run.
+  const most = text.length >> 6;
   const runStarts: number[] = [];
   for (const needle of CHANGED_RUN_STRINGS) {
     for (let at = text.indexOf(needle); at >= 0;) {
       let start = at;
       while (start > 0 && isRunSpace(text.charCodeAt(start - 1))) start--;
       runStarts.push(start);
+      if (runStarts.length > most) return collapsed(text);
       at = text.indexOf(needle, runEnd(text, at + needle.length));
     }
   }
@@ -177,6 +181,14 @@ function withRunsCollapsed(text: string): string {
   }
   out.push(text.slice(copied));
   return out.join('');
+}
+
+/**
+ * The text's runs collapsed by regex: what the collapse of the whole text gives, as the runs written
+ * between pieces are left as they are. Without replacing each single " " by itself.
+ */
+function collapsed(text: string): string {
+  return text.replace(/[ \t\r\f\v]{2,}|[\t\r\f\v]/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n');
 }
 
 /** Where the run of white space going on at `at` ends. */
