@@ -18,23 +18,22 @@ export const OTHER_PIECE = 2;
  *
  *   text.replace(/[ \t\r\f\v]+/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n')
  *
- * collapses the whole text, but run by run while the pieces arrive: a run of that white space
- * becomes " " when it holds no "\n", else "\n" with a " " before it when the run starts with another
- * character and one after it when it ends with another. The pieces that are white space alone
- * (indentation between tags, the "\n" of each block) are never copied, and the text between runs is
- * kept as it is unless it holds a run to collapse.
- *
- * Whether a piece holds such a run, or anything but single spaces, takes a regex over it. Unless
- * asked to tell plain pieces (`tellsPlain`, for a reader that keeps segments), no piece is tested
- * as it arrives: the text taken is joined, the few runs to collapse are found in it with indexOf
- * (many times faster than irregexp), and only the pieces holding one are collapsed.
+ * collapses the whole text, but run by run: a run of that white space becomes " " when it holds no
+ * "\n", else "\n" with a " " before it when the run starts with another character and one after it
+ * when it ends with another. The runs between pieces are collapsed while the pieces arrive (those
+ * that are white space alone, indentation between tags and the "\n" of each block, are never
+ * copied); the text between them is taken as it is and joined, and the few runs inside it that the
+ * collapse changes are found in the joined text with indexOf (many times faster than irregexp) and
+ * collapsed there.
  */
 export class PageText {
   private readonly parts: string[] = [];
-  /** Where each part starts in the parts joined (kept when the pieces are not tested as they come). */
-  private readonly partStarts: number[] = [];
-  private written = 0;
   private taken = 0;
+  /**
+   * Whether a piece taken may hold a run the collapse changes (all may, unless the pieces are
+   * tested as they arrive).
+   */
+  private mayHoldRuns: boolean;
   /** The white-space run the text taken so far ends in, not written yet. */
   private inRun = false;
   private runStartsInline = false;
@@ -44,11 +43,14 @@ export class PageText {
   constructor(
     private readonly cap: number,
     private readonly tellsPlain = true,
-  ) {}
+  ) {
+    this.mayHoldRuns = !tellsPlain;
+  }
 
   /**
    * Takes a piece of text, as far as the cap allows, and says what it found in it (the page document
-   * reads its segments' white space from that, not from one more scan).
+   * reads its segments' white space from that, not from one more scan). Unless asked to tell plain
+   * pieces (`tellsPlain`, for a reader that keeps segments), a piece holding text is OTHER_PIECE.
    */
   push(chunk: string): number {
     return this.pushRange(chunk, 0, chunk.length);
@@ -71,15 +73,12 @@ export class PageText {
     while (isRunSpace(source.charCodeAt(to - 1))) to--;
     this.writeRun();
     const inner = from === 0 && to === source.length ? source : source.slice(from, to);
-    if (!this.tellsPlain) {
-      this.write(inner);
-      if (to < n) this.extendRun(source, to, n);
-      return OTHER_PIECE;
-    }
+    this.parts.push(inner);
+    if (to < n) this.extendRun(source, to, n);
+    if (!this.tellsPlain) return OTHER_PIECE;
     // Single spaces are all most pieces hold: one test says so, and then no run needs collapsing.
     const plain = !OTHER_SPACE.test(inner);
-    this.parts.push(plain || !INNER_RUN.test(inner) ? inner : collapsed(inner));
-    if (to < n) this.extendRun(source, to, n);
+    if (!plain) this.mayHoldRuns = true;
     return plain && whole ? PLAIN_PIECE : OTHER_PIECE;
   }
 
@@ -98,28 +97,8 @@ export class PageText {
   /** The text taken, collapsed. */
   toString(): string {
     this.writeRun();
-    const parts = this.parts;
-    const joined = parts.join('');
-    if (this.tellsPlain) return joined;
-    const starts = this.partStarts;
-    const toCollapse = partsWithInnerRuns(joined, starts);
-    if (toCollapse.length === 0) return joined;
-    // The few pieces collapsed, and what lies between them cut out of the joined text whole.
-    const out: string[] = [];
-    let copied = 0;
-    for (const k of toCollapse) {
-      out.push(joined.slice(copied, starts[k]), collapsed(parts[k]));
-      copied = starts[k] + parts[k].length;
-    }
-    out.push(joined.slice(copied));
-    return out.join('');
-  }
-
-  /** A part as it comes, its start kept (untested pieces only). */
-  private write(part: string): void {
-    this.partStarts.push(this.written);
-    this.written += part.length;
-    this.parts.push(part);
+    const joined = this.parts.join('');
+    return this.mayHoldRuns ? withRunsCollapsed(joined) : joined;
   }
 
   /** The run goes on with piece[from, to), white space only. */
@@ -129,73 +108,94 @@ export class PageText {
       this.runStartsInline = piece.charCodeAt(from) !== 10;
       this.runHasNewline = false;
     }
-    if (!this.runHasNewline) {
-      for (let k = from; k < to; k++) {
-        if (piece.charCodeAt(k) === 10) {
-          this.runHasNewline = true;
-          break;
-        }
-      }
-    }
+    if (!this.runHasNewline) this.runHasNewline = holdsNewline(piece, from, to);
     this.runEndsInline = piece.charCodeAt(to - 1) !== 10;
   }
 
   private writeRun(): void {
     if (!this.inRun) return;
     this.inRun = false;
-    let run: string;
-    if (!this.runHasNewline) run = ' ';
-    else if (this.runStartsInline) run = this.runEndsInline ? ' \n ' : ' \n';
-    else run = this.runEndsInline ? '\n ' : '\n';
-    if (this.tellsPlain) this.parts.push(run);
-    else this.write(run);
+    this.parts.push(collapsedRun(this.runStartsInline, this.runHasNewline, this.runEndsInline));
   }
 }
 
 /**
- * A piece's own runs collapsed (pieces hold no white space at either end): what
- * replace(/[ \t\r\f\v]+/g, ' ') does, without replacing each single " " by itself.
+ * A run of white space collapsed: " " without a "\n", else "\n" with a " " before it when the run
+ * starts with another character and one after it when it ends with another.
  */
-function collapsed(inner: string): string {
-  return inner.replace(/[ \t\r\f\v]{2,}|[\t\r\f\v]/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n');
+function collapsedRun(startsInline: boolean, hasNewline: boolean, endsInline: boolean): string {
+  if (!hasNewline) return ' ';
+  if (startsInline) return endsInline ? ' \n ' : ' \n';
+  return endsInline ? '\n ' : '\n';
+}
+
+/** Whether text[from, to) holds a "\n". */
+function holdsNewline(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 10) return true;
+  return false;
 }
 
 /**
- * What INNER_RUN matches, spelt out as the strings indexOf looks for. None of them can start or end
- * in a written run or span two parts: a piece starts and ends in other than white space, and a
- * written run is " ", "\n" or one "\n" with a " " before it, after it or both.
+ * What a run the collapse changes holds, spelt out as the strings indexOf looks for: a run holds one
+ * of them exactly when it is other than " ", "\n", " \n", "\n " and " \n ", the runs written
+ * between pieces.
  */
-const INNER_RUN_STRINGS = ['\t', '\r', '\f', '\v', '  ', '\n\n', '\n \n'];
+const CHANGED_RUN_STRINGS = ['\t', '\r', '\f', '\v', '  ', '\n\n', '\n \n'];
 
 /**
- * The indexes of the parts (of `joined`, which start at `starts`) holding an INNER_RUN match, in
- * ascending order.
+ * The joined text with each run holding a CHANGED_RUN_STRINGS match collapsed. Such a run lies in
+ * a piece: a piece starts and ends in other than white space, and the runs between pieces are
+ * written collapsed, so every run of the text is either one of those or lies within one piece.
  */
-function partsWithInnerRuns(joined: string, starts: readonly number[]): number[] {
-  const found: number[] = [];
-  for (const run of INNER_RUN_STRINGS) {
-    for (let at = joined.indexOf(run); at >= 0;) {
-      const part = partAt(starts, at);
-      found.push(part);
-      // The part is collapsed whole: no need to look for more of its runs.
-      at = part + 1 < starts.length ? joined.indexOf(run, starts[part + 1]) : -1;
+function withRunsCollapsed(text: string): string {
+  // Past this many runs (indented code in a <pre>, a text of tabs), one regex pass over the text
+  // costs less than rewriting each run.
+  const most = text.length >> 6;
+  const runStarts: number[] = [];
+  for (const needle of CHANGED_RUN_STRINGS) {
+    for (let at = text.indexOf(needle); at >= 0;) {
+      let start = at;
+      while (start > 0 && isRunSpace(text.charCodeAt(start - 1))) start--;
+      runStarts.push(start);
+      if (runStarts.length > most) return collapsed(text);
+      at = text.indexOf(needle, runEnd(text, at + needle.length));
     }
   }
-  if (found.length < 2) return found;
-  found.sort((a, b) => a - b);
-  return found.filter((part, k) => k === 0 || found[k - 1] !== part);
+  if (runStarts.length === 0) return text;
+  runStarts.sort((a, b) => a - b);
+  const out: string[] = [];
+  let copied = 0;
+  for (const start of runStarts) {
+    // A run holding several of the strings was found once for each.
+    if (start < copied) continue;
+    const end = runEnd(text, start);
+    out.push(
+      text.slice(copied, start),
+      collapsedRun(
+        text.charCodeAt(start) !== 10,
+        holdsNewline(text, start, end),
+        text.charCodeAt(end - 1) !== 10,
+      ),
+    );
+    copied = end;
+  }
+  out.push(text.slice(copied));
+  return out.join('');
 }
 
-/** The index of the part that holds offset `at` (`starts` ascending, starting at 0). */
-function partAt(starts: readonly number[], at: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (starts[middle] <= at) low = middle;
-    else high = middle - 1;
-  }
-  return low;
+/**
+ * The text's runs collapsed by regex: what the collapse of the whole text gives, as the runs written
+ * between pieces are left as they are. Without replacing each single " " by itself.
+ */
+function collapsed(text: string): string {
+  return text.replace(/[ \t\r\f\v]{2,}|[\t\r\f\v]/g, ' ').replace(/\n(?:[ \t]*\n)+/g, '\n');
+}
+
+/** Where the run of white space going on at `at` ends. */
+function runEnd(text: string, at: number): number {
+  let end = at;
+  while (end < text.length && isRunSpace(text.charCodeAt(end))) end++;
+  return end;
 }
 
 /** " ", \t, \n, \v, \f, \r: the white space the collapse reads (not the no-break space). */
@@ -205,5 +205,3 @@ function isRunSpace(code: number): boolean {
 
 /** White space but a single " ": two white-space characters in a row, or one that is not " ". */
 const OTHER_SPACE = /\s\s|[^\S ]/;
-/** Text between runs needs the collapse only when it holds one of these (each is OTHER_SPACE too). */
-const INNER_RUN = /[\t\r\f\v]| {2}|\n ?\n/;

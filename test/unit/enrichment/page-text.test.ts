@@ -88,6 +88,38 @@ describe('PageText', () => {
     }
   });
 
+  it('collapses a run inside a piece once when it holds several of the strings looked for', () => {
+    // Long plain text around the runs: few runs for its length, so they are rewritten one by one.
+    const plain = 'x'.repeat(400);
+    const text = new PageText(10_000, false);
+    for (const piece of [plain, 'a \t\n\n  \r\nb', 'c', ' d\n \ne\f', '\n', plain])
+      expect(text.push(piece)).not.toBe(PLAIN_PIECE);
+    expect(text.toString()).toBe(`${plain}a \nbc d\ne \n${plain}`);
+  });
+
+  it('collapses the same text whether its runs are few for its length or many', () => {
+    const random = seededRandom(23);
+    const next = (n: number): number => Math.floor(random() * n);
+    const alphabet = [' ', ' ', '\t', '\n', '\n', '\r', '\f', '\v', 'a', 'b', '\u00a0', '.'];
+    for (let round = 0; round < 3_000; round++) {
+      // Plain words of 0 to 300 characters between the random pieces set how dense the runs are.
+      const filler = 'w'.repeat(next(300));
+      const pieces = Array.from({ length: 1 + next(12) }, () =>
+        next(3) === 0
+          ? filler
+          : Array.from({ length: next(9) }, () => alphabet[next(alphabet.length)]).join(''),
+      );
+      const cap = 1 + next(4_000);
+      const text = new PageText(cap, false);
+      for (const piece of pieces) text.push(piece);
+      expect({ pieces, cap, text: text.toString() }).toEqual({
+        pieces,
+        cap,
+        text: collapsedAtTheEnd(pieces, cap),
+      });
+    }
+  });
+
   it('collapses the same text when it does not tell plain pieces (the runs found in the joined text)', () => {
     const random = seededRandom(11);
     const next = (n: number): number => Math.floor(random() * n);
