@@ -110,6 +110,19 @@ describe('literal scanner edge cases', () => {
     expect(foundIn(literals, 'j')).toEqual([]);
   });
 
+  it('finds a literal wherever it ends: in a turn of several characters or among those left after', () => {
+    const literals = ['gtag', 'abc', 'jquery.js'];
+    for (const literal of literals) {
+      for (let before = 0; before < 9; before++) {
+        for (let after = 0; after < 9; after++) {
+          const text = 'x'.repeat(before) + literal + 'x'.repeat(after);
+          expect(foundIn(literals, text)).toEqual([literal]);
+          expect(foundIn(literals, text.slice(0, -1 - after))).toEqual([]);
+        }
+      }
+    }
+  });
+
   it('finds literals whatever their case, with two-byte characters', () => {
     const literals = ['šablona-theme', 'отправить', 'café-bar.js'];
     expect(foundIn(literals, '<p>ŠABLONA-Theme</p>')).toEqual(['šablona-theme']);
