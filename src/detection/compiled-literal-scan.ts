@@ -11,6 +11,7 @@ import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assemb
  * The scanner builds the tables (filing literals, ranks, records) in JavaScript and hands them over;
  * the scan runs here. One memory per scanner, of fixed size:
  *   FOLD     per UTF-16 code unit, the lowercase code literals use (u16), 0 when no literal has it
+ *   FOLD BYTE  the same, its low 8 bits (what a window takes of a character: a load, not a shift too)
  *   per table (long, then short when there are short literals):
  *     BITS     a bit per slot: some literal is filed there (cleared in a scan once all are found)
  *     RANKS    per 32-bit word of BITS: the occupied slots before it, and its bits as built
@@ -94,6 +95,7 @@ interface TableAt {
 class Layout {
   private end = 0;
   readonly fold = this.take(CODE_UNITS * 2);
+  readonly foldByte = this.take(CODE_UNITS);
   readonly long: TableAt;
   readonly short: TableAt | null;
   readonly screen: number;
@@ -287,7 +289,7 @@ function probeOne(layout: Layout, textByte: number, offset: number, position: re
   return [
     // window = window << 8 | the low 8 bits of the character's folded code
     ...get(SCAN_WINDOW), ...i32(8), OP.i32Shl,
-    ...get(textByte), ...load16(layout.text + offset), ...i32(1), OP.i32Shl, ...load8(layout.fold),
+    ...get(textByte), ...load16(layout.text + offset), ...load8(layout.foldByte),
     OP.i32Or, ...set(SCAN_WINDOW),
     ...get(SCAN_WINDOW), ...i32(HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU, ...set(SCAN_SLOT),
     ...bitOf(long.bits, SCAN_SLOT),
@@ -375,6 +377,7 @@ export class CompiledLiteralScan {
 
     const buffer = memory.buffer;
     new Uint16Array(buffer, layout.fold, CODE_UNITS).set(tables.fold);
+    new Uint8Array(buffer, layout.foldByte, CODE_UNITS).set(tables.fold);
     const copyTable = (table: ScanTable, at: TableAt): Int32Array => {
       const bits = new Int32Array(buffer, at.bits, table.bits.length);
       bits.set(table.bits);
