@@ -397,32 +397,46 @@ export class CompiledLiteralScan {
   }
 
   /**
-   * Sets found[id] = 1 for every literal that occurs in text (found holds those found before, which
-   * are not looked for again); returns the ids newly found, in the order found.
+   * The ids of the literals that occur in one of the texts, in the order found, each once; those
+   * marked in `before` (found earlier) are not looked for. The marks are kept in the module's memory
+   * for the scan and taken off after it, so that a scan allocates no array of all the literals:
+   * allocating one cost more than scanning a short text, and its bytes bring the garbage
+   * collector's next full collection nearer.
    */
-  scan(text: string, found: Uint8Array): Int32Array {
-    const { layout, state } = this;
-    this.found.set(found);
-    state[STATE_WINDOW >> 2] = 0;
+  scan(texts: readonly string[], before: Uint8Array | null = null): Int32Array {
+    const { state } = this;
+    if (before !== null) this.found.set(before);
     state[STATE_LISTED >> 2] = 0;
     state[STATE_CLEARED >> 2] = 0;
-    const pad = layout.longest;
     try {
-      for (let chunk = 0; chunk < text.length; chunk += SCAN_CHUNK) {
-        const chunkEnd = Math.min(text.length, chunk + SCAN_CHUNK);
-        const regionStart = Math.max(0, chunk - pad);
-        const regionEnd = Math.min(text.length, chunkEnd + pad);
-        const region =
-          regionStart === 0 && regionEnd === text.length ? text : text.slice(regionStart, regionEnd);
-        this.memoryBytes.write(region, layout.text, region.length * 2, 'utf16le');
-        this.run(chunk - regionStart, chunkEnd - regionStart, region.length);
-      }
+      for (const text of texts) this.scanText(text);
     } finally {
       this.restoreCleared();
+      this.clearMarks(before !== null);
     }
-    const ids = this.list.slice(0, state[STATE_LISTED >> 2]);
-    for (let k = 0; k < ids.length; k++) found[ids[k]] = 1;
-    return ids;
+    return this.list.slice(0, state[STATE_LISTED >> 2]);
+  }
+
+  /** Takes the found marks off, those of the literals listed in this scan or (`all`) every one. */
+  private clearMarks(all: boolean): void {
+    const { found, list } = this;
+    if (all) found.fill(0);
+    else for (let k = 0, n = this.state[STATE_LISTED >> 2]; k < n; k++) found[list[k]] = 0;
+  }
+
+  private scanText(text: string): void {
+    const { layout, state } = this;
+    state[STATE_WINDOW >> 2] = 0;
+    const pad = layout.longest;
+    for (let chunk = 0; chunk < text.length; chunk += SCAN_CHUNK) {
+      const chunkEnd = Math.min(text.length, chunk + SCAN_CHUNK);
+      const regionStart = Math.max(0, chunk - pad);
+      const regionEnd = Math.min(text.length, chunkEnd + pad);
+      const region =
+        regionStart === 0 && regionEnd === text.length ? text : text.slice(regionStart, regionEnd);
+      this.memoryBytes.write(region, layout.text, region.length * 2, 'utf16le');
+      this.run(chunk - regionStart, chunkEnd - regionStart, region.length);
+    }
   }
 
   /**

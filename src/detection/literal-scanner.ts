@@ -104,14 +104,19 @@ export class LiteralScanner {
     });
   }
 
-  /** Sets found[id] = 1 for every literal that occurs in text; returns how many new ones it found. */
+  /**
+   * Sets found[id] = 1 for every literal that occurs in text (those already set are not looked for);
+   * returns how many new ones it found.
+   */
   scan(text: string, found: Uint8Array): number {
-    return this.compiled.scan(text, found).length;
+    const ids = this.compiled.scan([text], found);
+    for (let k = 0; k < ids.length; k++) found[ids[k]] = 1;
+    return ids.length;
   }
 
-  /** Like `scan`, returning the ids of the literals newly found (in the order found). */
-  scanIds(text: string, found: Uint8Array): Int32Array {
-    return this.compiled.scan(text, found);
+  /** The ids of the literals that occur in one of the texts (each once, in the order found). */
+  scanIds(texts: readonly string[]): Int32Array {
+    return this.compiled.scan(texts);
   }
 }
 

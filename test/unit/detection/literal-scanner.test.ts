@@ -201,6 +201,19 @@ describe('literal scanner edge cases', () => {
     expect(scanner.scan('x other-literal repeated-literal', new Uint8Array(2))).toBe(2);
   });
 
+  it('lists each literal once over several texts, and leaves no mark for the next scan', () => {
+    const literals = ['wp-content', 'gtag', 'abc'];
+    const scanner = new LiteralScanner(literals);
+    const texts = ['x wp-content gtag', 'gtag ABC', '', 'wp-content'];
+    expect([...scanner.scanIds(texts)].sort()).toEqual([0, 1, 2]);
+    expect([...scanner.scanIds(texts)].sort()).toEqual([0, 1, 2]);
+    expect([...scanner.scanIds(['only gtag'])]).toEqual([1]);
+    // A scan with literals found before looks for the others only, and leaves no mark either.
+    const found = Uint8Array.from([1, 0, 0]);
+    expect(scanner.scan('wp-content abc', found)).toBe(1);
+    expect([...scanner.scanIds(['wp-content'])]).toEqual([0]);
+  });
+
   it('counts a literal once when found again in a later text of the same scan', () => {
     const literals = ['wp-content/plugins', 'gtag'];
     const scanner = new LiteralScanner(literals);
