@@ -19,7 +19,8 @@ import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assemb
  *     RECORDS  per filed literal: id, where its anchor window ends, length, window, characters
  *   SCREEN   a second bit table of the long literals' anchor windows, by another hash: a window
  *            that only shares its long slot with some anchor is dropped without reading the slot
- *   FOUND    a byte per literal: found (in this scan or an earlier one the caller counts with)
+ *   FOUND    a byte per literal: found in this scan, or before it when the caller says so; all 0
+ *            between scans
  *   LIST     the ids found in this scan, in order
  *   CLEARED  the slots cleared in this scan (the hash, bitwise not for the short table)
  *   STATE    the rolling window, how many ids LIST holds, how many slots CLEARED holds
