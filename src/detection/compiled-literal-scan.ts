@@ -70,8 +70,9 @@ export interface ScanTables {
   /** Code unit → the lowercase code literals use, 0 for a character no literal contains. */
   readonly fold: Uint16Array;
   readonly long: ScanTable;
-  /** Bit SCREEN_HASH(window) >>> long.shift set for each long literal's anchor window. */
+  /** Bit SCREEN_HASH(window) >>> screenShift set for each long literal's anchor window. */
   readonly screen: Int32Array;
+  readonly screenShift: number;
   readonly short: ScanTable | null;
   /** The window masks of the short literal lengths in use (0xffffff for 3 characters, ...). */
   readonly shortMasks: readonly number[];
@@ -100,6 +101,7 @@ class Layout {
   readonly long: TableAt;
   readonly short: TableAt | null;
   readonly screen: number;
+  readonly screenShift: number;
   readonly found: number;
   readonly list: number;
   readonly cleared: number;
@@ -116,6 +118,7 @@ class Layout {
     this.long = this.table(tables.long);
     this.short = tables.short ? this.table(tables.short) : null;
     this.screen = this.take(tables.screen.length * 4);
+    this.screenShift = tables.screenShift;
     this.found = this.take(tables.literalCount);
     this.list = this.take(tables.literalCount * 4);
     this.cleared = this.take((tables.long.slotStart.length + (tables.short?.slotStart.length ?? 0)) * 4);
@@ -295,7 +298,7 @@ function probeOne(layout: Layout, textByte: number, offset: number, position: re
     ...get(SCAN_WINDOW), ...i32(HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU, ...set(SCAN_SLOT),
     ...bitOf(long.bits, SCAN_SLOT),
     OP.if, VOID_BLOCK,
-    ...get(SCAN_WINDOW), ...i32(SCREEN_HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU, ...set(SCAN_SLOT),
+    ...get(SCAN_WINDOW), ...i32(SCREEN_HASH), OP.i32Mul, ...i32(layout.screenShift), OP.i32ShrU, ...set(SCAN_SLOT),
     ...bitOf(layout.screen, SCAN_SLOT),
     OP.if, VOID_BLOCK,
     ...get(SCAN_WINDOW), ...i32(HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU,
