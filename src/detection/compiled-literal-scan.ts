@@ -11,6 +11,7 @@ import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assemb
  * The scanner builds the tables (filing literals, ranks, records) in JavaScript and hands them over;
  * the scan runs here. One memory per scanner, of fixed size:
  *   FOLD     per UTF-16 code unit, the lowercase code literals use (u16), 0 when no literal has it
+ *   FOLD BYTE  the same, its low 8 bits (what a window takes of a character: a load, not a shift too)
  *   per table (long, then short when there are short literals):
  *     BITS     a bit per slot: some literal is filed there (cleared in a scan once all are found)
  *     RANKS    per 32-bit word of BITS: the occupied slots before it, and its bits as built
@@ -18,7 +19,8 @@ import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assemb
  *     RECORDS  per filed literal: id, where its anchor window ends, length, window, characters
  *   SCREEN   a second bit table of the long literals' anchor windows, by another hash: a window
  *            that only shares its long slot with some anchor is dropped without reading the slot
- *   FOUND    a byte per literal: found (in this scan or an earlier one the caller counts with)
+ *   FOUND    a byte per literal: found in this scan, or before it when the caller says so; all 0
+ *            between scans
  *   LIST     the ids found in this scan, in order
  *   CLEARED  the slots cleared in this scan (the hash, bitwise not for the short table)
  *   STATE    the rolling window, how many ids LIST holds, how many slots CLEARED holds
@@ -68,8 +70,9 @@ export interface ScanTables {
   /** Code unit → the lowercase code literals use, 0 for a character no literal contains. */
   readonly fold: Uint16Array;
   readonly long: ScanTable;
-  /** Bit SCREEN_HASH(window) >>> long.shift set for each long literal's anchor window. */
+  /** Bit SCREEN_HASH(window) >>> screenShift set for each long literal's anchor window. */
   readonly screen: Int32Array;
+  readonly screenShift: number;
   readonly short: ScanTable | null;
   /** The window masks of the short literal lengths in use (0xffffff for 3 characters, ...). */
   readonly shortMasks: readonly number[];
@@ -94,9 +97,11 @@ interface TableAt {
 class Layout {
   private end = 0;
   readonly fold = this.take(CODE_UNITS * 2);
+  readonly foldByte = this.take(CODE_UNITS);
   readonly long: TableAt;
   readonly short: TableAt | null;
   readonly screen: number;
+  readonly screenShift: number;
   readonly found: number;
   readonly list: number;
   readonly cleared: number;
@@ -113,6 +118,7 @@ class Layout {
     this.long = this.table(tables.long);
     this.short = tables.short ? this.table(tables.short) : null;
     this.screen = this.take(tables.screen.length * 4);
+    this.screenShift = tables.screenShift;
     this.found = this.take(tables.literalCount);
     this.list = this.take(tables.literalCount * 4);
     this.cleared = this.take((tables.long.slotStart.length + (tables.short?.slotStart.length ?? 0)) * 4);
@@ -251,16 +257,23 @@ const TO = 1;
 const SCAN_REGION = 2;
 const SCAN_WINDOW = 3;
 const SCAN_SLOT = 4;
-const SCAN_LOCALS = 2;
+const SCAN_AT = 5;
+const SCAN_LOCALS = 3;
 /** Function indexes in the module. */
 const COMPARE_LONG = 1;
 const COMPARE_SHORT = 2;
+/**
+ * Characters probed per turn of the main loop: the text's address is worked out once a turn and
+ * each character's load takes its place as a constant offset, and the loop's own test and branch
+ * are paid once a turn (the rest, fewer than a turn's worth, goes one by one).
+ */
+const UNROLL = 4;
 
 /**
- * scan(from, to, region): probes the characters [from, to) of the text region (of `region`
- * characters), the window rolling on from the state's, comparing the literals at every hit.
+ * Rolls the window on by the character at byte `textByte` (a local) plus `offset`, then probes the
+ * window ending there, at text position `position` (the instructions that push it).
  */
-function scanBody(layout: Layout): number[] {
+function probeOne(layout: Layout, textByte: number, offset: number, position: readonly number[]): number[] {
   const { long, short } = layout;
   const shortProbes =
     short === null
@@ -272,31 +285,56 @@ function scanBody(layout: Layout): number[] {
             ...masked, ...i32(HASH), OP.i32Mul, ...i32(short.shift), OP.i32ShrU, ...set(SCAN_SLOT),
             ...bitOf(short.bits, SCAN_SLOT),
             OP.if, VOID_BLOCK,
-            ...get(SCAN_SLOT), ...masked, ...get(FROM), ...get(SCAN_REGION), OP.call, COMPARE_SHORT,
+            ...get(SCAN_SLOT), ...masked, ...position, ...get(SCAN_REGION), OP.call, COMPARE_SHORT,
             OP.end,
           ];
         });
   // prettier-ignore
   return [
-    ...i32(0), ...load32(layout.state + STATE_WINDOW), ...set(SCAN_WINDOW),
-    OP.block, VOID_BLOCK,
-    ...get(FROM), ...get(TO), OP.i32GeU, OP.brIf, 0,
-    OP.loop, VOID_BLOCK,
     // window = window << 8 | the low 8 bits of the character's folded code
     ...get(SCAN_WINDOW), ...i32(8), OP.i32Shl,
-    ...get(FROM), ...i32(1), OP.i32Shl, ...load16(layout.text), ...i32(1), OP.i32Shl, ...load8(layout.fold),
+    ...get(textByte), ...load16(layout.text + offset), ...load8(layout.foldByte),
     OP.i32Or, ...set(SCAN_WINDOW),
     ...get(SCAN_WINDOW), ...i32(HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU, ...set(SCAN_SLOT),
     ...bitOf(long.bits, SCAN_SLOT),
     OP.if, VOID_BLOCK,
-    ...get(SCAN_WINDOW), ...i32(SCREEN_HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU, ...set(SCAN_SLOT),
+    ...get(SCAN_WINDOW), ...i32(SCREEN_HASH), OP.i32Mul, ...i32(layout.screenShift), OP.i32ShrU, ...set(SCAN_SLOT),
     ...bitOf(layout.screen, SCAN_SLOT),
     OP.if, VOID_BLOCK,
     ...get(SCAN_WINDOW), ...i32(HASH), OP.i32Mul, ...i32(long.shift), OP.i32ShrU,
-    ...get(SCAN_WINDOW), ...get(FROM), ...get(SCAN_REGION), OP.call, COMPARE_LONG,
+    ...get(SCAN_WINDOW), ...position, ...get(SCAN_REGION), OP.call, COMPARE_LONG,
     OP.end,
     OP.end,
     ...shortProbes,
+  ];
+}
+
+/**
+ * scan(from, to, region): probes the characters [from, to) of the text region (of `region`
+ * characters), the window rolling on from the state's, comparing the literals at every hit.
+ */
+function scanBody(layout: Layout): number[] {
+  const unrolled = Array.from({ length: UNROLL }, (_, k) =>
+    probeOne(layout, SCAN_AT, 2 * k, k === 0 ? get(FROM) : [...get(FROM), ...i32(k), OP.i32Add]),
+  ).flat();
+  // prettier-ignore
+  return [
+    ...i32(0), ...load32(layout.state + STATE_WINDOW), ...set(SCAN_WINDOW),
+    // UNROLL characters a turn while as many are left.
+    OP.block, VOID_BLOCK,
+    OP.loop, VOID_BLOCK,
+    ...get(TO), ...get(FROM), OP.i32Sub, ...i32(UNROLL), OP.i32LtS, OP.brIf, 1,
+    ...get(FROM), ...i32(1), OP.i32Shl, ...set(SCAN_AT),
+    ...unrolled,
+    ...get(FROM), ...i32(UNROLL), OP.i32Add, ...set(FROM), OP.br, 0,
+    OP.end,
+    OP.end,
+    // Then one at a time.
+    OP.block, VOID_BLOCK,
+    ...get(FROM), ...get(TO), OP.i32GeU, OP.brIf, 0,
+    OP.loop, VOID_BLOCK,
+    ...get(FROM), ...i32(1), OP.i32Shl, ...set(SCAN_AT),
+    ...probeOne(layout, SCAN_AT, 0, get(FROM)),
     ...get(FROM), ...i32(1), OP.i32Add, ...tee(FROM), ...get(TO), OP.i32LtU, OP.brIf, 0,
     OP.end,
     OP.end,
@@ -343,6 +381,7 @@ export class CompiledLiteralScan {
 
     const buffer = memory.buffer;
     new Uint16Array(buffer, layout.fold, CODE_UNITS).set(tables.fold);
+    new Uint8Array(buffer, layout.foldByte, CODE_UNITS).set(tables.fold);
     const copyTable = (table: ScanTable, at: TableAt): Int32Array => {
       const bits = new Int32Array(buffer, at.bits, table.bits.length);
       bits.set(table.bits);
@@ -362,32 +401,46 @@ export class CompiledLiteralScan {
   }
 
   /**
-   * Sets found[id] = 1 for every literal that occurs in text (found holds those found before, which
-   * are not looked for again); returns the ids newly found, in the order found.
+   * The ids of the literals that occur in one of the texts, in the order found, each once; those
+   * marked in `before` (found earlier) are not looked for. The marks are kept in the module's memory
+   * for the scan and taken off after it, so that a scan allocates no array of all the literals:
+   * allocating one cost more than scanning a short text, and its bytes bring the garbage
+   * collector's next full collection nearer.
    */
-  scan(text: string, found: Uint8Array): Int32Array {
-    const { layout, state } = this;
-    this.found.set(found);
-    state[STATE_WINDOW >> 2] = 0;
+  scan(texts: readonly string[], before: Uint8Array | null = null): Int32Array {
+    const { state } = this;
+    if (before !== null) this.found.set(before);
     state[STATE_LISTED >> 2] = 0;
     state[STATE_CLEARED >> 2] = 0;
-    const pad = layout.longest;
     try {
-      for (let chunk = 0; chunk < text.length; chunk += SCAN_CHUNK) {
-        const chunkEnd = Math.min(text.length, chunk + SCAN_CHUNK);
-        const regionStart = Math.max(0, chunk - pad);
-        const regionEnd = Math.min(text.length, chunkEnd + pad);
-        const region =
-          regionStart === 0 && regionEnd === text.length ? text : text.slice(regionStart, regionEnd);
-        this.memoryBytes.write(region, layout.text, region.length * 2, 'utf16le');
-        this.run(chunk - regionStart, chunkEnd - regionStart, region.length);
-      }
+      for (const text of texts) this.scanText(text);
     } finally {
       this.restoreCleared();
+      this.clearMarks(before !== null);
     }
-    const ids = this.list.slice(0, state[STATE_LISTED >> 2]);
-    for (let k = 0; k < ids.length; k++) found[ids[k]] = 1;
-    return ids;
+    return this.list.slice(0, state[STATE_LISTED >> 2]);
+  }
+
+  /** Takes the found marks off, those of the literals listed in this scan or (`all`) every one. */
+  private clearMarks(all: boolean): void {
+    const { found, list } = this;
+    if (all) found.fill(0);
+    else for (let k = 0, n = this.state[STATE_LISTED >> 2]; k < n; k++) found[list[k]] = 0;
+  }
+
+  private scanText(text: string): void {
+    const { layout, state } = this;
+    state[STATE_WINDOW >> 2] = 0;
+    const pad = layout.longest;
+    for (let chunk = 0; chunk < text.length; chunk += SCAN_CHUNK) {
+      const chunkEnd = Math.min(text.length, chunk + SCAN_CHUNK);
+      const regionStart = Math.max(0, chunk - pad);
+      const regionEnd = Math.min(text.length, chunkEnd + pad);
+      const region =
+        regionStart === 0 && regionEnd === text.length ? text : text.slice(regionStart, regionEnd);
+      this.memoryBytes.write(region, layout.text, region.length * 2, 'utf16le');
+      this.run(chunk - regionStart, chunkEnd - regionStart, region.length);
+    }
   }
 
   /**

@@ -31,7 +31,14 @@ import { markupWindowGrade } from './markup-window-grade';
  * loop is not inlined and costs many times the loop's own work; read once, it costs nothing anywhere.
  */
 const imul = Math.imul;
-const LONG_BITS = 18;
+/**
+ * The long table has at most 2^19 slots (64 KB of bits): with the markup's literals, probes of a
+ * table half that size hit wrong slots markedly more often, and one twice that size, faster alone,
+ * was no faster among the rest of the detection (it does not stay in the cache).
+ */
+const LONG_BITS = 19;
+/** The screen (see CompiledLiteralScan) has at most 2^18 slots: it is read only at a bit hit. */
+const SCREEN_BITS = 18;
 /**
  * Tables get about 32 slots per literal (up to the bits above), so a probe rarely hits a wrong slot;
  * a kind with a hundred literals needs no quarter-million-slot table (each costs milliseconds to build
@@ -91,10 +98,12 @@ export class LiteralScanner {
       if (threes.length > 0) shortLengths.add(3);
     }
     const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS, longPrefixes);
+    const screenShift = Math.max(long.shift, 32 - SCREEN_BITS);
     this.compiled = new CompiledLiteralScan({
       fold,
       long,
-      screen: screenOf(long),
+      screen: screenOf(long, screenShift),
+      screenShift,
       short: shortIds.length
         ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
         : null,
@@ -104,14 +113,19 @@ export class LiteralScanner {
     });
   }
 
-  /** Sets found[id] = 1 for every literal that occurs in text; returns how many new ones it found. */
+  /**
+   * Sets found[id] = 1 for every literal that occurs in text (those already set are not looked for);
+   * returns how many new ones it found.
+   */
   scan(text: string, found: Uint8Array): number {
-    return this.compiled.scan(text, found).length;
+    const ids = this.compiled.scan([text], found);
+    for (let k = 0; k < ids.length; k++) found[ids[k]] = 1;
+    return ids.length;
   }
 
-  /** Like `scan`, returning the ids of the literals newly found (in the order found). */
-  scanIds(text: string, found: Uint8Array): Int32Array {
-    return this.compiled.scan(text, found);
+  /** The ids of the literals that occur in one of the texts (each once, in the order found). */
+  scanIds(texts: readonly string[]): Int32Array {
+    return this.compiled.scan(texts);
   }
 }
 
@@ -259,10 +273,13 @@ function foldedBytes(fold: Uint16Array): number[] {
   return [...bytes];
 }
 
-/** The screen of a table: a bit per anchor window, by SCREEN_HASH (see CompiledLiteralScan). */
-function screenOf(table: ScanTable): Int32Array {
-  const { records, shift } = table;
-  const screen = new Int32Array(table.bits.length);
+/**
+ * The screen of a table: a bit per anchor window, the top (32 - shift) bits of its SCREEN_HASH
+ * product (see CompiledLiteralScan).
+ */
+function screenOf(table: ScanTable, shift: number): Int32Array {
+  const { records } = table;
+  const screen = new Int32Array(Math.max(1, (1 << (32 - shift)) >>> 5));
   for (let at = 0; at < records.length; at += RECORD_CHARS + records[at + RECORD_LENGTH]) {
     const h = imul(records[at + RECORD_WINDOW], SCREEN_HASH) >>> shift;
     screen[h >>> 5] |= 1 << (h & 31);

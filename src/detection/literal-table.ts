@@ -1,12 +1,25 @@
 import { LiteralScanner } from './literal-scanner';
 
 /**
- * What one scan found: found[id] = 1 for each literal found, and their ids (ascending) as a list, so
- * a set looks up the few literals found rather than walking all of its own.
+ * What one scan found: the ids of the literals found, ascending, so a set looks up the few literals
+ * found rather than walking all of its own, and `has` tells whether one was found. No array of all
+ * the table's literals is made per scan (see CompiledLiteralScan.scan).
  */
-export interface LiteralScan {
-  readonly found: Uint8Array;
-  readonly ids: Int32Array;
+export class LiteralScan {
+  constructor(readonly ids: Int32Array) {}
+
+  /** Whether literal `id` was found (a binary search of the ids). */
+  has(id: number): boolean {
+    const { ids } = this;
+    let low = 0;
+    let high = ids.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (ids[middle] < id) low = middle + 1;
+      else high = middle;
+    }
+    return low < ids.length && ids[low] === id;
+  }
 }
 
 /**
@@ -41,22 +54,8 @@ export class LiteralTable {
     return this.scanner;
   }
 
-  /** found[id] = 1 for every literal occurring in one of the texts, and their ids (ascending). */
+  /** The literals occurring in one of the texts. */
   scanFound(texts: readonly string[]): LiteralScan {
-    const scanner = this.build();
-    const found = new Uint8Array(this.list.length);
-    let ids: Int32Array | null = null;
-    for (const text of texts) {
-      if (text.length === 0) continue;
-      const fresh = scanner.scanIds(text, found);
-      if (ids === null) ids = fresh;
-      else if (fresh.length > 0) {
-        const joined: Int32Array = new Int32Array(ids.length + fresh.length);
-        joined.set(ids);
-        joined.set(fresh, ids.length);
-        ids = joined;
-      }
-    }
-    return { found, ids: ids === null ? new Int32Array(0) : ids.sort() };
+    return new LiteralScan(this.build().scanIds(texts).sort());
   }
 }

@@ -142,7 +142,7 @@ export class PatternSet {
       for (let k = 0; k < ids.length && !any; k++) {
         const id = ids[k];
         for (const scan of scans) {
-          if (scan.found[id] !== 0) {
+          if (scan.has(id)) {
             any = true;
             break;
           }

@@ -110,6 +110,19 @@ describe('literal scanner edge cases', () => {
     expect(foundIn(literals, 'j')).toEqual([]);
   });
 
+  it('finds a literal wherever it ends: in a turn of several characters or among those left after', () => {
+    const literals = ['gtag', 'abc', 'jquery.js'];
+    for (const literal of literals) {
+      for (let before = 0; before < 9; before++) {
+        for (let after = 0; after < 9; after++) {
+          const text = 'x'.repeat(before) + literal + 'x'.repeat(after);
+          expect(foundIn(literals, text)).toEqual([literal]);
+          expect(foundIn(literals, text.slice(0, -1 - after))).toEqual([]);
+        }
+      }
+    }
+  });
+
   it('finds literals whatever their case, with two-byte characters', () => {
     const literals = ['šablona-theme', 'отправить', 'café-bar.js'];
     expect(foundIn(literals, '<p>ŠABLONA-Theme</p>')).toEqual(['šablona-theme']);
@@ -186,6 +199,19 @@ describe('literal scanner edge cases', () => {
     expect(scanner.scan(text, new Uint8Array(2))).toBe(1);
     expect(scanner.scan(text, new Uint8Array(2))).toBe(1);
     expect(scanner.scan('x other-literal repeated-literal', new Uint8Array(2))).toBe(2);
+  });
+
+  it('lists each literal once over several texts, and leaves no mark for the next scan', () => {
+    const literals = ['wp-content', 'gtag', 'abc'];
+    const scanner = new LiteralScanner(literals);
+    const texts = ['x wp-content gtag', 'gtag ABC', '', 'wp-content'];
+    expect([...scanner.scanIds(texts)].sort()).toEqual([0, 1, 2]);
+    expect([...scanner.scanIds(texts)].sort()).toEqual([0, 1, 2]);
+    expect([...scanner.scanIds(['only gtag'])]).toEqual([1]);
+    // A scan with literals found before looks for the others only, and leaves no mark either.
+    const found = Uint8Array.from([1, 0, 0]);
+    expect(scanner.scan('wp-content abc', found)).toBe(1);
+    expect([...scanner.scanIds(['wp-content'])]).toEqual([0]);
   });
 
   it('counts a literal once when found again in a later text of the same scan', () => {
