@@ -17,7 +17,6 @@ import {
   type ContextRuleName,
 } from './context-rules';
 import { DomMatcher } from './dom-matcher';
-import { scanAsOne } from './joined-scan';
 import type { LiteralScan } from './literal-table';
 import type { Fingerprints, KeyedEntry, KeyedPatterns, TextKind } from './fingerprints';
 import { parseHtml } from '../html';
@@ -233,8 +232,8 @@ export class DetectionEngine {
     // One pass over the markup for the html patterns, the DOM prefilter and the browser hints.
     const markupFound = fp.markupLiterals.scanFound([html]);
     const css = bounded([...doc.styles, ...(input.css ?? [])].join('\n'), LIMITS.cssTotal);
-    // One pass over the address, the text and the styles for their patterns (PAGE_KINDS).
-    const pageFound = scanAsOne(fp.pageLiterals, [url, doc.text, css]);
+    // One scan of the address, the text and the styles for their patterns (PAGE_KINDS).
+    const pageFound = fp.pageLiterals.scanFound([url, doc.text, css]);
     runTexts('url', [[url]], pageFound);
     runTexts('html', [[html]], markupFound);
     runTexts('text', [[doc.text]], pageFound);

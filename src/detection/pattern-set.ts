@@ -1,4 +1,3 @@
-import { scanAsOne } from './joined-scan';
 import { LiteralTable, type LiteralScan } from './literal-table';
 import type { Pattern } from './pattern';
 import { sortIndices } from './sort-indices';
@@ -77,7 +76,7 @@ export class PatternSet {
   /** Indices (ascending) of the entries that may match one of the texts. */
   candidates(texts: readonly string[]): number[] {
     if (this.entries.length === 0) return [];
-    return this.candidatesIn([scanAsOne(this.table, texts)]);
+    return this.candidatesIn([this.table.scanFound(texts)]);
   }
 
   /**

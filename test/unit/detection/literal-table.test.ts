@@ -1,5 +1,4 @@
 import { DetectionEngine, Fingerprints } from '../../../src/detection';
-import { scanAsOne } from '../../../src/detection/joined-scan';
 import { LiteralScan, LiteralTable } from '../../../src/detection/literal-table';
 
 function tableOf(...literals: string[]): LiteralTable {
@@ -17,22 +16,14 @@ describe('LiteralScan', () => {
   });
 });
 
-describe('scanAsOne', () => {
-  it('finds the literals that one scan per text finds, none across two texts', () => {
+describe('LiteralTable.scanFound of several texts', () => {
+  it('finds the literals of each text, each once, none across two texts', () => {
     const table = tableOf('jquery', 'bootstrap', 'cdn.example.com', 'min.js');
-    const texts = ['/js/jquery.MIN.js', 'https://cdn.example.com/boot', 'strap.js', ''];
-    const joined = scanAsOne(table, texts);
+    const texts = ['/js/jquery.MIN.js', 'https://cdn.example.com/boot', 'strap.js', '', 'jquery'];
+    const scan = table.scanFound(texts);
     // "bootstrap" lies only across the second and third texts.
-    expect([...joined.ids]).toEqual([0, 2, 3]);
-    const apart = table.scanFound(texts);
-    expect([...joined.ids]).toEqual([...apart.ids]);
-    expect([0, 1, 2, 3].map((id) => joined.has(id))).toEqual([true, false, true, true]);
-  });
-
-  it('scans each text alone when a literal holds the joining character', () => {
-    const table = tableOf('ab\u0000cd', 'abcd');
-    expect([...scanAsOne(table, ['ab', 'cd']).ids]).toEqual([]);
-    expect([...scanAsOne(table, ['xab\u0000cdx', 'y']).ids]).toEqual([0]);
+    expect([...scan.ids]).toEqual([0, 2, 3]);
+    expect([0, 1, 2, 3].map((id) => scan.has(id))).toEqual([true, false, true, true]);
   });
 });
 
