@@ -17,6 +17,13 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** Letters and numbers (\p{L}, \p{N}) among the first 256 characters, looked up instead of matched. */
+const WORD_START_TABLE = Uint8Array.from({ length: 256 }, (_, code) =>
+  /[\p{L}\p{N}]/u.test(String.fromCharCode(code)) ? 1 : 0,
+);
+/** A letter or number at lastIndex, for the characters past the table. */
+const WORD_START_AT = /[\p{L}\p{N}]/uy;
+
 /** Words kept from the title and headings. */
 const MAX_TERMS = 6;
 
@@ -29,20 +36,20 @@ export function extractKeywords(context: SiteContext): KeywordsSet {
   const home = context.home?.doc;
   if (!home) return {};
   const keywords = new Set<string>();
-  for (const raw of (metaValue(home, 'keywords') ?? '').split(/[,;]/).slice(0, 50)) {
+  // Most home pages list none: no split of an empty text.
+  const listedKeywords = metaValue(home, 'keywords');
+  for (const raw of listedKeywords ? listedKeywords.split(/[,;]/).slice(0, 50) : []) {
     const keyword = cleanText(raw, 60)?.toLowerCase();
     if (keyword && /\p{L}/u.test(keyword)) addCapped(keywords, keyword, LIMITS.values);
   }
   const own = new Set((context.domainLabel ?? '').toLowerCase().split(/[-_]+/));
   const counts = new Map<string, number>();
-  for (const text of [home.title ?? '', ...home.headings].slice(0, LIMITS.headings)) {
-    for (const word of text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []) {
-      if (word.length < 3 || word.length > 40 || STOP_WORDS.has(word) || own.has(word) || /^\d+$/.test(word))
-        continue;
-      counts.set(word, (counts.get(word) ?? 0) + 1);
-    }
-  }
-  const listed = [...keywords].join(' ').split(/\s+/);
+  const count = (word: string): void => {
+    if (!STOP_WORDS.has(word) && !own.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  };
+  for (const text of [home.title ?? '', ...home.headings].slice(0, LIMITS.headings))
+    forEachTopicWord(text.toLowerCase(), count);
+  const listed = keywords.size > 0 ? [...keywords].join(' ').split(/\s+/) : [];
   const terms = [...counts.entries()]
     .filter(([term]) => !listed.includes(term))
     .sort((a, b) => b[1] - a[1])
@@ -50,4 +57,56 @@ export function extractKeywords(context: SiteContext): KeywordsSet {
   for (const [term] of terms) addCapped(keywords, term, LIMITS.values);
   const list = nonEmpty(keywords);
   return list ? { keywords: list } : {};
+}
+
+/**
+ * Gives `take` each word of the text, in order, that is 3 to 40 characters long and not digits only:
+ * a word is a letter or number (\p{L}, \p{N}) and all the letters, numbers, "'", "’" and "-" that
+ * follow it, as a global regex match of them finds words. One pass over the characters, most of
+ * them looked up in a table: no array of matches, no regex run per word, and no copy of a word too
+ * short or too long.
+ */
+export function forEachTopicWord(text: string, take: (word: string) => void): void {
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
+    let width = wordCharacterWidth(text, at);
+    if (width === 0) {
+      // Not a word's start: the next character, a pair of surrogates read as one.
+      at += isPairAt(text, at) ? 2 : 1;
+      continue;
+    }
+    const start = at;
+    let digitsOnly = true;
+    do {
+      const code = text.charCodeAt(at);
+      if (code < 0x30 || code > 0x39) digitsOnly = false;
+      at += width;
+      width = at < length ? wordCharacterWidth(text, at) || continuationWidth(text.charCodeAt(at)) : 0;
+    } while (width > 0);
+    const wordLength = at - start;
+    if (wordLength >= 3 && wordLength <= 40 && !digitsOnly) take(text.slice(start, at));
+  }
+}
+
+/** The width of the letter or number at `at` (2 for one written as a surrogate pair), else 0. */
+function wordCharacterWidth(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code < 256) return WORD_START_TABLE[code];
+  WORD_START_AT.lastIndex = at;
+  if (!WORD_START_AT.test(text)) return 0;
+  return WORD_START_AT.lastIndex - at;
+}
+
+/** 1 for the characters a word goes on with but cannot start with: "'", "’" and "-". */
+function continuationWidth(code: number): number {
+  return code === 0x27 || code === 0x2019 || code === 0x2d ? 1 : 0;
+}
+
+/** Whether a high surrogate followed by a low one starts at `at`. */
+function isPairAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 0xd800 || code > 0xdbff || at + 1 >= text.length) return false;
+  const next = text.charCodeAt(at + 1);
+  return next >= 0xdc00 && next <= 0xdfff;
 }
