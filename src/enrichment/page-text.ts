@@ -27,7 +27,12 @@ export const OTHER_PIECE = 2;
  * collapsed there.
  */
 export class PageText {
-  private readonly parts: string[] = [];
+  /**
+   * The text taken so far, its runs between pieces collapsed. Appended to piece by piece: V8 keeps
+   * the appended strings as a rope and copies them once, into one string, when the text is first
+   * read, which costs less than keeping them in an array and joining it.
+   */
+  private joined = '';
   private taken = 0;
   /**
    * Whether a piece taken may hold a run the collapse changes (all may, unless the pieces are
@@ -73,7 +78,7 @@ export class PageText {
     while (isRunSpace(source.charCodeAt(to - 1))) to--;
     this.writeRun();
     const inner = from === 0 && to === source.length ? source : source.slice(from, to);
-    this.parts.push(inner);
+    this.joined += inner;
     if (to < n) this.extendRun(source, to, n);
     if (!this.tellsPlain) return OTHER_PIECE;
     // Single spaces are all most pieces hold: one test says so, and then no run needs collapsing.
@@ -97,8 +102,7 @@ export class PageText {
   /** The text taken, collapsed. */
   toString(): string {
     this.writeRun();
-    const joined = this.parts.join('');
-    return this.mayHoldRuns ? withRunsCollapsed(joined) : joined;
+    return this.mayHoldRuns ? withRunsCollapsed(this.joined) : this.joined;
   }
 
   /** The run goes on with piece[from, to), white space only. */
@@ -115,7 +119,7 @@ export class PageText {
   private writeRun(): void {
     if (!this.inRun) return;
     this.inRun = false;
-    this.parts.push(collapsedRun(this.runStartsInline, this.runHasNewline, this.runEndsInline));
+    this.joined += collapsedRun(this.runStartsInline, this.runHasNewline, this.runEndsInline);
   }
 }
 
