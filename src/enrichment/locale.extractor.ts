@@ -5,7 +5,9 @@ import type { LocaleSet } from './site-enrichment';
 
 /** Lowercase BCP 47 tag ("en-US", "en_us" → "en-us"); undefined for non-tags ("x-default", "{{lang}}"). */
 export function normaliseLanguageTag(tag: string | undefined): string | undefined {
-  const normalised = tag?.trim().toLowerCase().replace(/_/g, '-');
+  const lower = tag?.trim().toLowerCase();
+  // Most tags hold no "_": no regex replacement run on them.
+  const normalised = lower?.includes('_') ? lower.replace(/_/g, '-') : lower;
   return normalised && /^[a-z]{2,3}(-[a-z0-9]{2,8}){0,3}$/.test(normalised) ? normalised : undefined;
 }
 
@@ -15,13 +17,23 @@ const MAX_DETECTION_TEXT = 20_000;
 
 /** Languages a page declares: <html lang>, Content-Language, <meta http-equiv="content-language">, og:locale. */
 function declaredLanguages(page: ReadPage): string[] {
-  const tags = [
-    page.doc.htmlLang,
-    ...(page.headers?.['content-language'] ?? []).flatMap((value) => value.split(',')),
-    ...(page.doc.meta.get('content-language') ?? []).flatMap((value) => value.split(',')),
-    metaValue(page.doc, 'og:locale'),
-  ];
-  return tags.map(normaliseLanguageTag).filter((tag): tag is string => tag !== undefined);
+  // Pushed in that order into one list: no list per source, none spread into another.
+  const tags: string[] = [];
+  addTag(tags, page.doc.htmlLang);
+  for (const value of page.headers?.['content-language'] ?? []) addTags(tags, value);
+  for (const value of page.doc.meta.get('content-language') ?? []) addTags(tags, value);
+  addTag(tags, metaValue(page.doc, 'og:locale'));
+  return tags;
+}
+
+/** Each comma-separated tag of a value, normalised, when it is one. */
+function addTags(tags: string[], value: string): void {
+  for (const tag of value.split(',')) addTag(tags, tag);
+}
+
+function addTag(tags: string[], tag: string | undefined): void {
+  const normalised = normaliseLanguageTag(tag);
+  if (normalised !== undefined) tags.push(normalised);
 }
 
 /**
@@ -34,7 +46,9 @@ export function extractLocale(context: SiteContext): LocaleSet {
   const out: LocaleSet = {};
   const languages = new Set<string>();
   const home = context.home;
-  let language = home ? declaredLanguages(home)[0] : undefined;
+  // The home page's are read once: its language and its part of the languages.
+  const homeDeclared = home ? declaredLanguages(home) : [];
+  let language: string | undefined = homeDeclared[0];
   if (!language && home && context.input.detectLanguage) {
     const text = home.doc.text.replace(/\s+/g, ' ').trim();
     if (text.length >= MIN_DETECTION_TEXT)
@@ -45,7 +59,8 @@ export function extractLocale(context: SiteContext): LocaleSet {
     languages.add(language);
   }
   for (const page of context.pages) {
-    for (const tag of declaredLanguages(page)) addCapped(languages, tag, LIMITS.values);
+    for (const tag of page === home ? homeDeclared : declaredLanguages(page))
+      addCapped(languages, tag, LIMITS.values);
     for (const tag of page.doc.hreflangs) addCapped(languages, normaliseLanguageTag(tag), LIMITS.values);
   }
   const list = nonEmpty(languages);

@@ -126,6 +126,22 @@ describe('locale', () => {
       ipCountries: ['AT', 'US'],
     });
   });
+
+  it("lists the language, then each page's declared ones in order: html lang, header, meta, og:locale", () => {
+    const home = {
+      ...htmlPage(
+        'https://a.com/',
+        '<html lang="fr_CA"><head><meta http-equiv="Content-Language" content="it, {{lang}}">' +
+          '<meta property="og:locale" content="nl_NL"></head><body>x</body></html>',
+      ),
+      headers: { 'content-language': ['de_AT, en'] },
+    };
+    const other = { ...htmlPage('https://a.com/about', '<html lang="es"><p>y</p></html>'), headers: {} };
+    expect(enrichSite(input([other, home])).locale).toEqual({
+      language: 'fr-ca',
+      languages: ['fr-ca', 'es', 'de-at', 'en', 'it', 'nl-nl'],
+    });
+  });
 });
 
 describe('security', () => {
