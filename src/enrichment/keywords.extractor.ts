@@ -50,13 +50,32 @@ export function extractKeywords(context: SiteContext): KeywordsSet {
   for (const text of [home.title ?? '', ...home.headings].slice(0, LIMITS.headings))
     forEachTopicWord(text.toLowerCase(), count);
   const listed = keywords.size > 0 ? [...keywords].join(' ').split(/\s+/) : [];
-  const terms = [...counts.entries()]
-    .filter(([term]) => !listed.includes(term))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, MAX_TERMS);
-  for (const [term] of terms) addCapped(keywords, term, LIMITS.values);
+  for (const term of mostFrequent(counts, listed, MAX_TERMS)) addCapped(keywords, term, LIMITS.values);
   const list = nonEmpty(keywords);
   return list ? { keywords: list } : {};
+}
+
+/**
+ * The `max` terms counted most often, but for the listed ones, highest count first and, among
+ * equal counts, first counted first: what a stable sort of all of them gives, without sorting (or
+ * copying) the many terms a title and its headings count once.
+ */
+export function mostFrequent(counts: Map<string, number>, listed: readonly string[], max: number): string[] {
+  const terms: string[] = [];
+  const termCounts: number[] = [];
+  for (const [term, count] of counts) {
+    // After every term counted as often or more (they came first).
+    let at = terms.length;
+    while (at > 0 && termCounts[at - 1] < count) at--;
+    if (at >= max || listed.includes(term)) continue;
+    terms.splice(at, 0, term);
+    termCounts.splice(at, 0, count);
+    if (terms.length > max) {
+      terms.pop();
+      termCounts.pop();
+    }
+  }
+  return terms;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { forEachTopicWord } from '../../../src/enrichment/keywords.extractor';
+import { forEachTopicWord, mostFrequent } from '../../../src/enrichment/keywords.extractor';
 import { seededRandom } from '../../helpers/seeded-random';
 
 /** The words the keywords extractor counted before its one pass: a regex match, then a filter. */
@@ -62,6 +62,41 @@ describe('forEachTopicWord', () => {
       const expected = topicWordsByRegex(text);
       if (found.join('\u0000') !== expected.join('\u0000'))
         expect({ text, found }).toEqual({ text, found: expected });
+    }
+  });
+});
+
+describe('mostFrequent', () => {
+  /** The terms as the keywords extractor took them before: all sorted (a stable sort), then cut. */
+  function mostFrequentBySort(counts: Map<string, number>, listed: string[], max: number): string[] {
+    return [...counts.entries()]
+      .filter(([term]) => !listed.includes(term))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, max)
+      .map(([term]) => term);
+  }
+
+  it('keeps the most counted, first counted first among equals, none listed', () => {
+    const counts = new Map([
+      ['alpha', 1],
+      ['beta', 3],
+      ['gamma', 1],
+      ['delta', 3],
+      ['acme', 5],
+    ]);
+    expect(mostFrequent(counts, ['acme'], 3)).toEqual(['beta', 'delta', 'alpha']);
+  });
+
+  it('gives what sorting all of them gave, on random counts', () => {
+    const random = seededRandom(36);
+    for (let round = 0; round < 5_000; round++) {
+      const counts = new Map<string, number>();
+      const size = Math.floor(random() * 30);
+      for (let k = 0; k < size; k++)
+        counts.set(`t${Math.floor(random() * 40)}`, 1 + Math.floor(random() * 4));
+      const listed = Array.from({ length: Math.floor(random() * 4) }, () => `t${Math.floor(random() * 40)}`);
+      const max = Math.floor(random() * 8);
+      expect(mostFrequent(counts, listed, max)).toEqual(mostFrequentBySort(counts, listed, max));
     }
   });
 });
