@@ -84,10 +84,7 @@ function copyrightInLine(line: string, now: Date): CopyrightFacts | undefined {
   rest = rest.split(/\s+[|•·]\s+|\s{2,}/)[0];
   const statement = cleanText(rest, 150);
   if (!statement) return undefined;
-  const latest = Math.max(
-    ...[...statement.matchAll(YEAR)].map((m) => Number(m[0])).filter((y) => y <= now.getUTCFullYear() + 1),
-    0,
-  );
+  const latest = latestYear(statement, now.getUTCFullYear() + 1);
   const holder = cleanText(
     statement
       .replace(/^(?:©|\(c\)|&copy;|copyright)\s*/i, '')
@@ -102,6 +99,20 @@ function copyrightInLine(line: string, now: Date): CopyrightFacts | undefined {
     ...(latest > 0 ? { year: latest } : {}),
     ...(holder && /\p{L}/u.test(holder) && !/^(?:copyright|\(c\)|©)$/i.test(holder) ? { holder } : {}),
   };
+}
+
+/**
+ * The latest YEAR match of a text that is not past `until`, 0 when there is none. Read with exec
+ * from the shared YEAR: matchAll would clone the regex for each statement.
+ */
+function latestYear(text: string, until: number): number {
+  let latest = 0;
+  YEAR.lastIndex = 0;
+  for (let match = YEAR.exec(text); match !== null; match = YEAR.exec(text)) {
+    const year = Number(match[0]);
+    if (year <= until && year > latest) latest = year;
+  }
+  return latest;
 }
 
 /** Copyright marks, years and year ranges where a name begins or ends ("© 2019–2026", "Copyright (c)"). */

@@ -77,6 +77,13 @@ describe('findCopyright', () => {
     expect(findCopyright('(C) 2020 Beta Ltd', now)?.holder).toBe('Beta Ltd');
     expect(findCopyright('pyramids, lyrics (see) & more', now)).toBeUndefined();
   });
+
+  it('gives the latest year not past next year, and none when no year is named', () => {
+    expect(findCopyright('© 2024 – 2015 Acme', now)?.year).toBe(2024);
+    expect(findCopyright('© 2019-2031 Acme 2027', now)?.year).toBe(2027);
+    expect(findCopyright('© 2031 Acme', now)).toEqual({ statement: '© 2031 Acme', holder: 'Acme' });
+    expect(findCopyright('© Acme 1999 and 2000', now)?.year).toBe(2000);
+  });
 });
 
 describe('deobfuscate', () => {
