@@ -27,12 +27,19 @@ describe('PageAttributeValues.holds: whether some value of a name holds a text',
     }
   });
 
-  it('a value longer than a chunk is searched whole, wherever it comes', () => {
+  it('searches a long value (a data URL) whole, wherever it comes', () => {
     const dataUrl = `data:image/png;base64,${'QUJD'.repeat(10_000)}amazonpay`;
     const page = new PageAttributeValues();
     expect(page.holds(['a.png', dataUrl, 'b.png'], 'src', 'amazonpay', false)).toBe(true);
     expect(page.holds(['a.png', dataUrl, 'b.png'], 'src', 'b.png', false)).toBe(true);
     expect(page.holds(['a.png', dataUrl, 'b.png'], 'src', 'paypal', false)).toBe(false);
     expect(new PageAttributeValues().holds([], 'src', 'a', false)).toBe(false);
+  });
+
+  it('finds no text across two values (each value is searched alone)', () => {
+    const page = new PageAttributeValues();
+    expect(page.holds(['menu', 'item'], 'class', 'menu\nitem', false)).toBe(false);
+    expect(page.holds(['Menu', 'Item'], 'class', 'MENU\nITEM', true)).toBe(false);
+    expect(page.holds(['Menu', 'Item'], 'class', 'ITEM', true)).toBe(true);
   });
 });
