@@ -15,8 +15,9 @@ const TEXT_CONTENT_LIMIT = 1_000_000;
 /** Candidates up to which a complex's elements are tried without first asking if it is possible. */
 const FEW_CANDIDATES = 16;
 /**
- * Characters from which an element's text not built yet is first searched for the regex's
- * required strings: a string this long takes longer to build than to search.
+ * Characters from which an element's text not built yet is first searched for the required strings
+ * of a regex with assertions: a string this long takes longer to build than to search, and a miss
+ * rules out its descendants, which the regex's own miss does not.
  */
 const LONG_TEXT = 32_768;
 
@@ -256,10 +257,14 @@ export class DomMatcher {
   firstTextMatch(elements: readonly number[], regex: RegExp): RegExpExecArray | null {
     const closed = isAssertionFree(regex);
     const needs = requiredTextLiterals(regex);
+    // A regex that reads only what it consumes rules out the descendants of a text it missed, and
+    // reads the text about as fast as the lowercased search for its strings: searching first only
+    // pays on a text too long to be read whole, whose miss rules out nothing.
+    const longText = closed ? TEXT_CONTENT_LIMIT : LONG_TEXT;
     let missedUpTo = -1;
     for (const element of elements) {
       if (element <= missedUpTo) continue;
-      if (needs.length > 0 && this.lacks(element, needs)) {
+      if (needs.length > 0 && this.lacks(element, needs, longText)) {
         // Its descendants' texts are parts of its text: they lack the strings too.
         missedUpTo = this.doc.elements[element].end;
         continue;
@@ -274,17 +279,17 @@ export class DomMatcher {
   }
 
   /**
-   * True when the element's text is long, made of several pieces (one piece is its own text, got
-   * without a copy), not built yet, and lacks a string of one of `needs`, found without building
-   * it: the regex then matches neither it nor any part of it.
+   * True when the element's text has `longText` characters or more, is made of several pieces (one
+   * piece is its own text, got without a copy), is not built yet, and lacks a string of one of
+   * `needs`, found without building it: the regex then matches neither it nor any part of it.
    */
-  private lacks(element: number, needs: readonly (readonly string[])[]): boolean {
+  private lacks(element: number, needs: readonly (readonly string[])[], longText: number): boolean {
     const { textStart, textEnd } = this.doc.elements[element];
     if (textEnd - textStart < 2 || this.texts.has(element)) return false;
     const texts = this.doc.texts;
     let length = 0;
-    for (let k = textStart; k < textEnd && length < LONG_TEXT; k++) length += texts[k].length;
-    return length >= LONG_TEXT && !runHoldsAll(texts, textStart, textEnd, needs);
+    for (let k = textStart; k < textEnd && length < longText; k++) length += texts[k].length;
+    return length >= longText && !runHoldsAll(texts, textStart, textEnd, needs);
   }
 
   private lightNodes(complexes: Complex[]): number[] {

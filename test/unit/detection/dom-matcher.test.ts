@@ -158,30 +158,30 @@ describe('DomMatcher.firstTextMatch', () => {
   });
 
   it('a long text searched for the strings the regex needs gives the same matches', () => {
-    // Wrappers with texts long enough to be searched before they are built; the string a match
-    // needs is cut by tags, written in other cases or encoded, or missing.
-    const filler = 'word '.repeat(8_000);
-    const page = (needle: string): string =>
+    // Wrappers with texts long enough to be searched before they are built (by a regex with
+    // assertions, or by any regex past the characters a text is read to); the string a match needs
+    // is cut by tags, written in other cases or encoded, or missing.
+    const page = (filler: string, needle: string): string =>
       `<div id="outer">${filler}<div id="mid">${filler}<span>${needle}</span> tail</div></div><div>after</div>`;
-    for (const needle of [
-      'HiOS-x-1.2.3',
-      'h<b>iO</b>s-x-4.5.6',
-      'HiO&#83;-x-7.8.9',
-      'HiOS-',
-      'HiO S-x-1.2.3',
-    ]) {
-      const doc = parseHtml(page(needle));
+    const cases = ['HiOS-x-1.2.3', 'h<b>iO</b>s-x-4.5.6', 'HiO&#83;-x-7.8.9', 'HiOS-', 'HiO S-x-1.2.3'].map(
+      (needle) => page('word '.repeat(8_000), needle),
+    );
+    cases.push(page('word '.repeat(110_000), 'HiOS-x-1.2.3'), page('word '.repeat(110_000), 'HiOS-'));
+    for (const markup of cases) {
+      const doc = parseHtml(markup);
       const divs = new DomMatcher(doc).nodes(rule('div'));
       // A matcher whose texts are all built already runs the regex on each of them.
       const built = new DomMatcher(doc);
       for (const node of divs) built.text(node);
       for (const regex of [/HiOS-.{1,250}-(\d)/i, /^word/i, /tail$/i, /after/i]) {
         const match = new DomMatcher(doc).firstTextMatch(divs, regex);
-        expect([needle, regex.source, match?.[0] ?? null]).toEqual([
-          needle,
+        const expected = reference(doc, built, divs, regex);
+        expect([markup.slice(-60), regex.source, match?.[0] ?? null]).toEqual([
+          markup.slice(-60),
           regex.source,
-          built.firstTextMatch(divs, regex)?.[0] ?? null,
+          expected,
         ]);
+        expect(built.firstTextMatch(divs, regex)?.[0] ?? null).toBe(expected);
       }
     }
   });
