@@ -100,7 +100,7 @@ class ElementIndex {
   }
 
   /** The elements having an attribute name and their values (the name registered or not). */
-  private namedLists(name: string): Named {
+  namedLists(name: string): Named {
     if (!this.built) this.build();
     let named = this.named.get(name);
     if (named === undefined) {
@@ -228,10 +228,26 @@ export class DomMatcher {
     let nodes = this.bySelector.get(rule.selector);
     if (nodes === undefined) {
       const complexes = rule.complexes;
-      nodes = complexes ? this.lightNodes(complexes) : [];
+      nodes = complexes ? this.lightNodes(complexes, MAX_DOM_NODES) : [];
       this.bySelector.set(rule.selector, nodes);
     }
     return nodes;
+  }
+
+  /**
+   * Whether the rule's selector matches any element: `nodes` is not empty. Found by looking for one
+   * element only, unless the nodes are known already.
+   */
+  matchesAny(rule: DomRule): boolean {
+    const nodes = this.bySelector.get(rule.selector);
+    if (nodes !== undefined) return nodes.length > 0;
+    const complexes = rule.complexes;
+    return complexes !== null && this.lightNodes(complexes, 1).length > 0;
+  }
+
+  /** Whether some element of the page has the attribute. */
+  hasAttribute(name: string): boolean {
+    return this.index.namedLists(name).elements.length > 0;
   }
 
   attribute(element: number, name: string): string | null {
@@ -292,11 +308,13 @@ export class DomMatcher {
     return length >= longText && !runHoldsAll(texts, textStart, textEnd, needs);
   }
 
-  private lightNodes(complexes: Complex[]): number[] {
+  /** The first `most` elements the complexes match (each complex's in turn), ascending. */
+  private lightNodes(complexes: Complex[], most: number): number[] {
     const elements = this.doc.elements;
     const marks = (this.marks ??= new Uint8Array(elements.length));
     const out: number[] = [];
     for (const complex of complexes) {
+      if (out.length >= most) break;
       const last = complex.compounds[complex.compounds.length - 1];
       const candidates = this.index.candidates(last, elements.length);
       const count = candidates ? candidates.length : elements.length;
@@ -304,7 +322,7 @@ export class DomMatcher {
       // the complex tests (`possible`), which only spares trying elements that would not match.
       if (count > FEW_CANDIDATES && !this.index.possible(complex)) continue;
       const limit = Math.min(count, MAX_DOM_CANDIDATES);
-      for (let k = 0; k < limit && out.length < MAX_DOM_NODES; k++) {
+      for (let k = 0; k < limit && out.length < most; k++) {
         const index = candidates ? candidates[k] : k;
         if (marks[index] === 0 && complexMatches(this.doc, index, complex)) {
           marks[index] = 1;

@@ -1,6 +1,7 @@
 import { complexMatches } from '../../../src/detection/css-selector';
 import { DomMatcher, MAX_DOM_NODES } from '../../../src/detection/dom-matcher';
 import { DomRule } from '../../../src/detection/dom-rule';
+import { compilePattern } from '../../../src/detection/pattern';
 import { getAttribute, parseHtml, type LightDocument } from '../../../src/html';
 import { seededRandom } from '../../helpers/seeded-random';
 
@@ -111,6 +112,41 @@ describe('DomMatcher rules out complexes by the values the page holds', () => {
     const doc = parseHtml('<div id="a" class="k" data-v="w"></div>');
     const r = rule('div.k[data-v=w]');
     expect(new DomMatcher(doc).nodes(r)).toEqual([0]);
+  });
+});
+
+describe('DomMatcher.matchesAny and hasAttribute', () => {
+  const doc = parseHtml('<div id="a" data-v="1"><span class="k"></span></div><p data-w></p>');
+
+  it('tells whether the selector matches anything, its nodes known already or not', () => {
+    for (const selector of ['span.k', 'p, span', 'div > p', 'span.x, div.k', 'div#a > span']) {
+      const r = rule(selector);
+      const expected = bruteForce(doc, r).length > 0;
+      const matcher = new DomMatcher(doc, [r]);
+      expect([selector, matcher.matchesAny(r)]).toEqual([selector, expected]);
+      matcher.nodes(r);
+      expect([selector, matcher.matchesAny(r)]).toEqual([selector, expected]);
+    }
+    expect(new DomMatcher(doc).matchesAny(rule('div:has(p)'))).toBe(false); // unreadable
+  });
+
+  it('tells whether some element has an attribute, its name registered or not', () => {
+    const reads = new DomRule(
+      0,
+      'p',
+      undefined,
+      null,
+      null,
+      [{ name: 'data-w', pattern: compilePattern('x') }],
+      null,
+    );
+    const matcher = new DomMatcher(doc, [reads]);
+    expect(['data-w', 'data-v', 'class', 'data-x'].map((name) => matcher.hasAttribute(name))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -234,8 +270,11 @@ describe('DomMatcher against trying every element, on random pages and selectors
       const doc = parseHtml(html);
       const r = rule(selector);
       if (r.complexes === null) continue;
+      const expected = bruteForce(doc, r);
       const nodes = new DomMatcher(doc, [r]).nodes(r);
-      if (JSON.stringify(nodes) !== JSON.stringify(bruteForce(doc, r))) wrong.push([html, selector]);
+      if (JSON.stringify(nodes) !== JSON.stringify(expected)) wrong.push([html, selector]);
+      if (new DomMatcher(doc, [r]).matchesAny(r) !== expected.length > 0)
+        wrong.push([html, `any ${selector}`]);
     }
     expect(wrong).toEqual([]);
   });
