@@ -464,12 +464,16 @@ export class DetectionEngine {
       doc,
       run.map((index) => fp.domRules[index]),
     );
+    const hasAttribute = (name: string): boolean => matcher.hasAttribute(name);
     for (const index of run) {
       const rule = fp.domRules[index];
-      const nodes = matcher.nodes(rule);
-      if (nodes.length === 0) continue;
+      // A rule reading nothing off the elements needs only to know whether there are any.
+      const reads = rule.readsNodes(hasAttribute);
+      if (!(reads ? matcher.nodes(rule).length > 0 : matcher.matchesAny(rule))) continue;
       matched.add(index);
       if (rule.exists) record(rule.tech, 'dom', rule.exists, null, rule.selector);
+      if (!reads) continue;
+      const nodes = matcher.nodes(rule);
       for (const { name, pattern } of rule.attributes) {
         for (const node of nodes) {
           const value = matcher.attribute(node, name);

@@ -15,8 +15,9 @@ const TEXT_CONTENT_LIMIT = 1_000_000;
 /** Candidates up to which a complex's elements are tried without first asking if it is possible. */
 const FEW_CANDIDATES = 16;
 /**
- * Characters from which an element's text not built yet is first searched for the regex's
- * required strings: a string this long takes longer to build than to search.
+ * Characters from which an element's text not built yet is first searched for the required strings
+ * of a regex with assertions: a string this long takes longer to build than to search, and a miss
+ * rules out its descendants, which the regex's own miss does not.
  */
 const LONG_TEXT = 32_768;
 
@@ -99,7 +100,7 @@ class ElementIndex {
   }
 
   /** The elements having an attribute name and their values (the name registered or not). */
-  private namedLists(name: string): Named {
+  namedLists(name: string): Named {
     if (!this.built) this.build();
     let named = this.named.get(name);
     if (named === undefined) {
@@ -227,10 +228,26 @@ export class DomMatcher {
     let nodes = this.bySelector.get(rule.selector);
     if (nodes === undefined) {
       const complexes = rule.complexes;
-      nodes = complexes ? this.lightNodes(complexes) : [];
+      nodes = complexes ? this.lightNodes(complexes, MAX_DOM_NODES) : [];
       this.bySelector.set(rule.selector, nodes);
     }
     return nodes;
+  }
+
+  /**
+   * Whether the rule's selector matches any element: `nodes` is not empty. Found by looking for one
+   * element only, unless the nodes are known already.
+   */
+  matchesAny(rule: DomRule): boolean {
+    const nodes = this.bySelector.get(rule.selector);
+    if (nodes !== undefined) return nodes.length > 0;
+    const complexes = rule.complexes;
+    return complexes !== null && this.lightNodes(complexes, 1).length > 0;
+  }
+
+  /** Whether some element of the page has the attribute. */
+  hasAttribute(name: string): boolean {
+    return this.index.namedLists(name).elements.length > 0;
   }
 
   attribute(element: number, name: string): string | null {
@@ -256,10 +273,14 @@ export class DomMatcher {
   firstTextMatch(elements: readonly number[], regex: RegExp): RegExpExecArray | null {
     const closed = isAssertionFree(regex);
     const needs = requiredTextLiterals(regex);
+    // A regex that reads only what it consumes rules out the descendants of a text it missed, and
+    // reads the text about as fast as the lowercased search for its strings: searching first only
+    // pays on a text too long to be read whole, whose miss rules out nothing.
+    const longText = closed ? TEXT_CONTENT_LIMIT : LONG_TEXT;
     let missedUpTo = -1;
     for (const element of elements) {
       if (element <= missedUpTo) continue;
-      if (needs.length > 0 && this.lacks(element, needs)) {
+      if (needs.length > 0 && this.lacks(element, needs, longText)) {
         // Its descendants' texts are parts of its text: they lack the strings too.
         missedUpTo = this.doc.elements[element].end;
         continue;
@@ -274,24 +295,26 @@ export class DomMatcher {
   }
 
   /**
-   * True when the element's text is long, made of several pieces (one piece is its own text, got
-   * without a copy), not built yet, and lacks a string of one of `needs`, found without building
-   * it: the regex then matches neither it nor any part of it.
+   * True when the element's text has `longText` characters or more, is made of several pieces (one
+   * piece is its own text, got without a copy), is not built yet, and lacks a string of one of
+   * `needs`, found without building it: the regex then matches neither it nor any part of it.
    */
-  private lacks(element: number, needs: readonly (readonly string[])[]): boolean {
+  private lacks(element: number, needs: readonly (readonly string[])[], longText: number): boolean {
     const { textStart, textEnd } = this.doc.elements[element];
     if (textEnd - textStart < 2 || this.texts.has(element)) return false;
     const texts = this.doc.texts;
     let length = 0;
-    for (let k = textStart; k < textEnd && length < LONG_TEXT; k++) length += texts[k].length;
-    return length >= LONG_TEXT && !runHoldsAll(texts, textStart, textEnd, needs);
+    for (let k = textStart; k < textEnd && length < longText; k++) length += texts[k].length;
+    return length >= longText && !runHoldsAll(texts, textStart, textEnd, needs);
   }
 
-  private lightNodes(complexes: Complex[]): number[] {
+  /** The first `most` elements the complexes match (each complex's in turn), ascending. */
+  private lightNodes(complexes: Complex[], most: number): number[] {
     const elements = this.doc.elements;
     const marks = (this.marks ??= new Uint8Array(elements.length));
     const out: number[] = [];
     for (const complex of complexes) {
+      if (out.length >= most) break;
       const last = complex.compounds[complex.compounds.length - 1];
       const candidates = this.index.candidates(last, elements.length);
       const count = candidates ? candidates.length : elements.length;
@@ -299,7 +322,7 @@ export class DomMatcher {
       // the complex tests (`possible`), which only spares trying elements that would not match.
       if (count > FEW_CANDIDATES && !this.index.possible(complex)) continue;
       const limit = Math.min(count, MAX_DOM_CANDIDATES);
-      for (let k = 0; k < limit && out.length < MAX_DOM_NODES; k++) {
+      for (let k = 0; k < limit && out.length < most; k++) {
         const index = candidates ? candidates[k] : k;
         if (marks[index] === 0 && complexMatches(this.doc, index, complex)) {
           marks[index] = 1;

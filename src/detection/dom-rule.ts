@@ -32,9 +32,25 @@ export class DomRule {
 
   private keys: SelectorKeys | undefined;
 
-  /** What a page's element index must list for this rule (none when the engine cannot read it). */
+  /**
+   * What a page's element index must list for this rule (none when the engine cannot read it): its
+   * selector's keys and the attribute names it reads.
+   */
   get indexKeys(): SelectorKeys {
-    return (this.keys ??= selectorKeysOf(this.complexes ?? []));
+    return (this.keys ??= selectorKeysOf(
+      this.complexes ?? [],
+      this.attributes.map((attribute) => attribute.name),
+    ));
+  }
+
+  /**
+   * Whether the rule reads its elements' texts or attribute values, some of which the page has
+   * (`hasAttribute`): else all it needs is whether the selector matches anything.
+   */
+  readsNodes(hasAttribute: (name: string) => boolean): boolean {
+    if (this.text !== null) return true;
+    for (const attribute of this.attributes) if (hasAttribute(attribute.name)) return true;
+    return false;
   }
 
   /** Parsed selector, or null when the engine cannot read it (the rule then never matches). */

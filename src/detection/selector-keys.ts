@@ -14,7 +14,14 @@ export interface SelectorKeys {
   readonly names: readonly string[];
 }
 
-export function selectorKeysOf(complexes: readonly Complex[]): SelectorKeys {
+/**
+ * `readNames`: attribute names whose values a rule reads off the selector's elements, listed too so
+ * that a page without any of them is known to give the rule nothing to read.
+ */
+export function selectorKeysOf(
+  complexes: readonly Complex[],
+  readNames: readonly string[] = [],
+): SelectorKeys {
   const tags = new Set<string>();
   const ids = new Set<string>();
   const classes = new Set<string>();
@@ -29,5 +36,6 @@ export function selectorKeysOf(complexes: readonly Complex[]): SelectorKeys {
       for (const test of compound.attrs) names.add(test.name);
     }
   }
+  if (complexes.length > 0) for (const name of readNames) names.add(name);
   return { tags: [...tags], ids: [...ids], classes: [...classes], names: [...names] };
 }

@@ -1,6 +1,7 @@
 import { complexMatches } from '../../../src/detection/css-selector';
 import { DomMatcher, MAX_DOM_NODES } from '../../../src/detection/dom-matcher';
 import { DomRule } from '../../../src/detection/dom-rule';
+import { compilePattern } from '../../../src/detection/pattern';
 import { getAttribute, parseHtml, type LightDocument } from '../../../src/html';
 import { seededRandom } from '../../helpers/seeded-random';
 
@@ -114,6 +115,41 @@ describe('DomMatcher rules out complexes by the values the page holds', () => {
   });
 });
 
+describe('DomMatcher.matchesAny and hasAttribute', () => {
+  const doc = parseHtml('<div id="a" data-v="1"><span class="k"></span></div><p data-w></p>');
+
+  it('tells whether the selector matches anything, its nodes known already or not', () => {
+    for (const selector of ['span.k', 'p, span', 'div > p', 'span.x, div.k', 'div#a > span']) {
+      const r = rule(selector);
+      const expected = bruteForce(doc, r).length > 0;
+      const matcher = new DomMatcher(doc, [r]);
+      expect([selector, matcher.matchesAny(r)]).toEqual([selector, expected]);
+      matcher.nodes(r);
+      expect([selector, matcher.matchesAny(r)]).toEqual([selector, expected]);
+    }
+    expect(new DomMatcher(doc).matchesAny(rule('div:has(p)'))).toBe(false); // unreadable
+  });
+
+  it('tells whether some element has an attribute, its name registered or not', () => {
+    const reads = new DomRule(
+      0,
+      'p',
+      undefined,
+      null,
+      null,
+      [{ name: 'data-w', pattern: compilePattern('x') }],
+      null,
+    );
+    const matcher = new DomMatcher(doc, [reads]);
+    expect(['data-w', 'data-v', 'class', 'data-x'].map((name) => matcher.hasAttribute(name))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+});
+
 describe('DomMatcher.firstTextMatch', () => {
   const html =
     '<div id="outer">outer <div id="mid">mid <div id="inner">inner HiOS-x-1.2.3</div></div></div><div id="after">after</div>';
@@ -158,30 +194,30 @@ describe('DomMatcher.firstTextMatch', () => {
   });
 
   it('a long text searched for the strings the regex needs gives the same matches', () => {
-    // Wrappers with texts long enough to be searched before they are built; the string a match
-    // needs is cut by tags, written in other cases or encoded, or missing.
-    const filler = 'word '.repeat(8_000);
-    const page = (needle: string): string =>
+    // Wrappers with texts long enough to be searched before they are built (by a regex with
+    // assertions, or by any regex past the characters a text is read to); the string a match needs
+    // is cut by tags, written in other cases or encoded, or missing.
+    const page = (filler: string, needle: string): string =>
       `<div id="outer">${filler}<div id="mid">${filler}<span>${needle}</span> tail</div></div><div>after</div>`;
-    for (const needle of [
-      'HiOS-x-1.2.3',
-      'h<b>iO</b>s-x-4.5.6',
-      'HiO&#83;-x-7.8.9',
-      'HiOS-',
-      'HiO S-x-1.2.3',
-    ]) {
-      const doc = parseHtml(page(needle));
+    const cases = ['HiOS-x-1.2.3', 'h<b>iO</b>s-x-4.5.6', 'HiO&#83;-x-7.8.9', 'HiOS-', 'HiO S-x-1.2.3'].map(
+      (needle) => page('word '.repeat(8_000), needle),
+    );
+    cases.push(page('word '.repeat(110_000), 'HiOS-x-1.2.3'), page('word '.repeat(110_000), 'HiOS-'));
+    for (const markup of cases) {
+      const doc = parseHtml(markup);
       const divs = new DomMatcher(doc).nodes(rule('div'));
       // A matcher whose texts are all built already runs the regex on each of them.
       const built = new DomMatcher(doc);
       for (const node of divs) built.text(node);
       for (const regex of [/HiOS-.{1,250}-(\d)/i, /^word/i, /tail$/i, /after/i]) {
         const match = new DomMatcher(doc).firstTextMatch(divs, regex);
-        expect([needle, regex.source, match?.[0] ?? null]).toEqual([
-          needle,
+        const expected = reference(doc, built, divs, regex);
+        expect([markup.slice(-60), regex.source, match?.[0] ?? null]).toEqual([
+          markup.slice(-60),
           regex.source,
-          built.firstTextMatch(divs, regex)?.[0] ?? null,
+          expected,
         ]);
+        expect(built.firstTextMatch(divs, regex)?.[0] ?? null).toBe(expected);
       }
     }
   });
@@ -234,8 +270,11 @@ describe('DomMatcher against trying every element, on random pages and selectors
       const doc = parseHtml(html);
       const r = rule(selector);
       if (r.complexes === null) continue;
+      const expected = bruteForce(doc, r);
       const nodes = new DomMatcher(doc, [r]).nodes(r);
-      if (JSON.stringify(nodes) !== JSON.stringify(bruteForce(doc, r))) wrong.push([html, selector]);
+      if (JSON.stringify(nodes) !== JSON.stringify(expected)) wrong.push([html, selector]);
+      if (new DomMatcher(doc, [r]).matchesAny(r) !== expected.length > 0)
+        wrong.push([html, `any ${selector}`]);
     }
     expect(wrong).toEqual([]);
   });

@@ -35,4 +35,16 @@ describe('PageAttributeValues.holds: whether some value of a name holds a text',
     expect(page.holds(['a.png', dataUrl, 'b.png'], 'src', 'paypal', false)).toBe(false);
     expect(new PageAttributeValues().holds([], 'src', 'a', false)).toBe(false);
   });
+
+  it('answers the first questions about a name value by value, the later ones in the values joined', () => {
+    const page = new PageAttributeValues();
+    const values = ['menu', 'item'];
+    // The first ones: exact, no text found across two values.
+    for (let k = 0; k < 4; k++) expect(page.holds(values, 'class', 'menu\nitem', false)).toBe(false);
+    // Later: the join may let a text across two values through, but never misses one a value holds.
+    expect(page.holds(values, 'class', 'item', false)).toBe(true);
+    expect(page.holds(values, 'class', 'menu\nitem', false)).toBe(true);
+    expect(page.holds(values, 'class', 'nowhere', false)).toBe(false);
+    expect(page.holds(['Menu', 'Item'], 'title', 'ITEM', true)).toBe(true);
+  });
 });

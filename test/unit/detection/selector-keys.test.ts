@@ -16,5 +16,13 @@ describe('selectorKeysOf', () => {
 
   it('an unreadable selector lists nothing', () => {
     expect(selectorKeysOf([])).toEqual({ tags: [], ids: [], classes: [], names: [] });
+    expect(selectorKeysOf([], ['href'])).toEqual({ tags: [], ids: [], classes: [], names: [] });
+  });
+
+  it('adds the attribute names a rule reads, once each', () => {
+    expect(selectorKeysOf(parseSelectorList('a[href*=x], link'), ['content', 'href']).names).toEqual([
+      'href',
+      'content',
+    ]);
   });
 });
