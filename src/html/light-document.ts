@@ -137,14 +137,14 @@ export interface MarkupTokens {
    * name may still be a known one: `tokenSlot` -1 says "look the name up", never "unknown name").
    * The readers index their tables by slot instead of looking each name up.
    */
-  readonly kinds: number[];
+  readonly kinds: Int32Array;
   /** Tag name (lowercased) of START and END tokens; '' for text. */
   readonly names: string[];
   /** START: attribute names (lowercased) and raw values, alternating, first occurrence wins. */
   readonly attrs: (string[] | null)[];
   /** Text tokens: [from, to) in html; START: 1 when self-closing. */
-  readonly from: number[];
-  readonly to: number[];
+  readonly from: Int32Array;
+  readonly to: Int32Array;
 }
 
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
@@ -163,13 +163,6 @@ export function tokenSlot(entry: number): number {
 
 /** The most tokens the token arrays are sized for beforehand. */
 const MAX_EXPECTED_TOKENS = 1 << 16;
-
-/** The token arrays, sized beforehand, cut to the `count` tokens read. */
-function ofLength(tokens: MarkupTokens, count: number): MarkupTokens {
-  for (const array of [tokens.kinds, tokens.names, tokens.attrs, tokens.from, tokens.to])
-    array.length = count;
-  return tokens;
-}
 
 export interface ParseOptions {
   /** Also record the markup tokens (default true); detection of a rendered DOM needs the tree only. */
@@ -203,14 +196,24 @@ export function readMarkup(
   const attributes: string[] = [];
   let tokenCount = 0;
   // The token arrays, sized for a page's usual count of tokens (one per 32 characters or so) and
-  // set to the count at the end: an array pushed into from empty grows by copies again and again.
+  // cut to the count at the end: an array pushed into from empty grows by copies again and again.
+  // Kinds and offsets are typed arrays: half the bytes of a number array's elements, and nothing
+  // in them for the garbage collector to trace.
   const expectedTokens = tokens ? Math.min(html.length >> 5, MAX_EXPECTED_TOKENS) + 16 : 0;
-  const tokenArrays: MarkupTokens = {
-    kinds: new Array<number>(expectedTokens),
-    names: new Array<string>(expectedTokens),
-    attrs: new Array<string[] | null>(expectedTokens),
-    from: new Array<number>(expectedTokens),
-    to: new Array<number>(expectedTokens),
+  let tokenKinds: Int32Array = new Int32Array(expectedTokens);
+  let tokenFrom: Int32Array = new Int32Array(expectedTokens);
+  let tokenTo: Int32Array = new Int32Array(expectedTokens);
+  const tokenNames = new Array<string>(expectedTokens);
+  const tokenAttrs = new Array<string[] | null>(expectedTokens);
+  const growTokens = (): void => {
+    const grown = (array: Int32Array): Int32Array => {
+      const larger = new Int32Array(array.length * 2 + 16);
+      larger.set(array);
+      return larger;
+    };
+    tokenKinds = grown(tokenKinds);
+    tokenFrom = grown(tokenFrom);
+    tokenTo = grown(tokenTo);
   };
   /** Tokens end before this offset are inside what htmlparser2 reads as a CDATA section. */
   let skipTokensUntil = 0;
@@ -227,11 +230,12 @@ export function readMarkup(
     if (to <= skipTokensUntil) return;
     if (kind >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
     const k = tokenCount++;
-    tokenArrays.kinds[k] = kind | ((slot + 1) << TOKEN_KIND_BITS);
-    tokenArrays.names[k] = name;
-    tokenArrays.attrs[k] = attrs;
-    tokenArrays.from[k] = from;
-    tokenArrays.to[k] = to;
+    if (k === tokenKinds.length) growTokens();
+    tokenKinds[k] = kind | ((slot + 1) << TOKEN_KIND_BITS);
+    tokenNames[k] = name;
+    tokenAttrs[k] = attrs;
+    tokenFrom[k] = from;
+    tokenTo[k] = to;
   };
 
   const stack: number[] = [];
@@ -645,13 +649,26 @@ export function readMarkup(
     token(TOKEN.TEXT, '', -1, null, html.length - 1, html.length);
   };
 
+  /** The token arrays cut to the `count` tokens read. */
+  const tokensOfLength = (count: number): MarkupTokens => {
+    tokenNames.length = count;
+    tokenAttrs.length = count;
+    return {
+      kinds: tokenKinds.subarray(0, count),
+      names: tokenNames,
+      attrs: tokenAttrs,
+      from: tokenFrom.subarray(0, count),
+      to: tokenTo.subarray(0, count),
+    };
+  };
+
   scan(0, html.length, true);
   while (stack.length) pop();
 
   const text = visible.join(' ').replace(WHITESPACE_TO_COLLAPSE, ' ').trim().slice(0, TEXT_LIMIT);
   return {
     light: { elements, texts, scriptSrc, inlineScripts, styles, metas, baseHref, text, truncated },
-    tokens: tokens ? ofLength(tokenArrays, tokenCount) : null,
+    tokens: tokens ? tokensOfLength(tokenCount) : null,
   };
 }
 

@@ -26,7 +26,7 @@ describe('markup token slots', () => {
 
   it('give the common names their slot, in any case, and keep the kinds apart', () => {
     const { kinds, names } = tokensOf('<DIV class=a><Script>x</SCRIPT>t<custom-el></custom-el></div >');
-    expect(kinds.map(tokenKind)).toEqual([
+    expect(Array.from(kinds, tokenKind)).toEqual([
       TOKEN.START,
       TOKEN.START,
       TOKEN.RAW,
@@ -36,7 +36,7 @@ describe('markup token slots', () => {
       TOKEN.END,
       TOKEN.END,
     ]);
-    expect(kinds.map(tokenSlot)).toEqual([
+    expect(Array.from(kinds, tokenSlot)).toEqual([
       nameSlot('div', 0, 3),
       nameSlot('script', 0, 6),
       -1,
@@ -52,7 +52,7 @@ describe('markup token slots', () => {
   it('leave the slot out where the reading does not take the name from the table', () => {
     // htmlparser2 reads "</ p>" as the end of p, "</p/>" as the end of "p/": no slot either way.
     const { kinds, names } = tokensOf('<p>a</ p><p>b</p/>');
-    const ends = kinds.flatMap((entry, k) =>
+    const ends = Array.from(kinds).flatMap((entry, k) =>
       tokenKind(entry) === TOKEN.END ? [[names[k], tokenSlot(entry)]] : [],
     );
     expect(ends).toEqual([
