@@ -89,7 +89,8 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   // Start tags only: the elements htmlparser2 would open implicitly (<p> for a stray </p>, <br> for
   // </br>) carry no URL.
   const { kinds, names, attrs } = parsed.tokens;
-  for (let k = 0; k < kinds.length; k++) {
+  const count = kinds.length; // read once: a typed array's length read checks its buffer
+  for (let k = 0; k < count; k++) {
     const entry = kinds[k];
     if (tokenKind(entry) !== TOKEN.START) continue;
     const raw = attrs[k] as string[];

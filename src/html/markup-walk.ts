@@ -212,11 +212,15 @@ export abstract class MarkupWalk {
     };
     const foreignContext: boolean[] = [false];
     const { kinds, names, from, to } = this.tokens;
-    for (let k = 0; k < kinds.length; k++) {
-      const kind = tokenKind(kinds[k]);
+    // The length and each token's entry read once: every read of a typed array checks its buffer,
+    // and instruction counts showed the repeated reads.
+    const count = kinds.length;
+    for (let k = 0; k < count; k++) {
+      const packed = kinds[k];
+      const kind = tokenKind(packed);
       if (kind === TOKEN.START) {
         const name = names[k];
-        const entry = entryOf(kinds[k], name);
+        const entry = entryOf(packed, name);
         const rule = entry.rule;
         const implied = rule.impliesClose;
         if (implied !== undefined) {
@@ -235,7 +239,7 @@ export abstract class MarkupWalk {
         else stack.push(name);
       } else if (kind === TOKEN.END) {
         const name = names[k];
-        const rule = entryOf(kinds[k], name).rule;
+        const rule = entryOf(packed, name).rule;
         if (rule.foreign || rule.integration) foreignContext.pop();
         if (!rule.isVoid) {
           // Most end tags close the innermost element: no search of the stack for those.
@@ -252,7 +256,7 @@ export abstract class MarkupWalk {
           this.onClose('br');
         }
       } else {
-        this.onText(kind, from[k], to[k], tokenHoldsAmpersand(kinds[k]));
+        this.onText(kind, from[k], to[k], tokenHoldsAmpersand(packed));
       }
     }
     while (stack.length > 0) this.onClose(stack.pop() as string);
