@@ -301,12 +301,10 @@ class PageDocumentReader extends MarkupWalk {
     this.microdata.close(this.stack.length + 1);
   }
 
-  protected onText(kind: number, from: number, to: number, ampersand: boolean): void {
+  protected onText(kind: number, from: number, to: number): void {
     // Hidden text is neither kept nor decoded.
     if (this.skipDepth > 0 && this.jsonLdText === null && !this.inTitle) return;
-    // The reading says which texts hold an "&"; where the first is, is looked up for those only.
-    if (kind === TOKEN.RAW || !ampersand || !this.holdsAmpersand(from, to))
-      this.textEvent(this.html, from, to);
+    if (kind === TOKEN.RAW || !this.holdsAmpersand(from, to)) this.textEvent(this.html, from, to);
     else if (!this.simpleTextEvents(from, to)) {
       const raw = this.html.slice(from, to);
       for (const piece of decodedTextPieces(raw, kind === TOKEN.RCDATA))

@@ -19,7 +19,6 @@ export const parseHtml = lightDocument.parseHtml;
 export const TEXT_LIMIT = lightDocument.TEXT_LIMIT;
 export const textContent = lightDocument.textContent;
 export const TOKEN = lightDocument.TOKEN;
-export const tokenHoldsAmpersand = lightDocument.tokenHoldsAmpersand;
 export const tokenKind = lightDocument.tokenKind;
 export const tokenSlot = lightDocument.tokenSlot;
 export type { LightDocument, LightElement, MarkupTokens, MetaTag } from './light-document';

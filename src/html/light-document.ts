@@ -132,8 +132,7 @@ function endTagPattern(tag: string): RegExp {
  */
 export interface MarkupTokens {
   /**
-   * Each token's kind (TOKEN) in its low TOKEN_KIND_BITS; then, for a TEXT or RCDATA token, whether
-   * its text holds an "&" (tokenHoldsAmpersand); above, for a START or END token, the
+   * Each token's kind (TOKEN) in its low TOKEN_KIND_BITS; above them, for a START or END token, the
    * known-names slot of its name plus one, or 0 when the reading did not take it from the table (the
    * name may still be a known one: `tokenSlot` -1 says "look the name up", never "unknown name").
    * The readers index their tables by slot instead of looking each name up.
@@ -151,9 +150,6 @@ export interface MarkupTokens {
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
 const TOKEN_KIND_BITS = 3;
 const TOKEN_KIND_MASK = (1 << TOKEN_KIND_BITS) - 1;
-/** The bit of a TEXT or RCDATA token whose text holds an "&". */
-const TOKEN_AMPERSAND = 1 << TOKEN_KIND_BITS;
-const TOKEN_SLOT_SHIFT = TOKEN_KIND_BITS + 1;
 
 /** The kind (TOKEN) of a `kinds` entry. */
 export function tokenKind(entry: number): number {
@@ -162,12 +158,7 @@ export function tokenKind(entry: number): number {
 
 /** The known-names slot of a `kinds` entry's name, -1 when it has none recorded. */
 export function tokenSlot(entry: number): number {
-  return (entry >> TOKEN_SLOT_SHIFT) - 1;
-}
-
-/** Whether a `kinds` entry of a TEXT or RCDATA token says its text holds an "&" (to decode). */
-export function tokenHoldsAmpersand(entry: number): boolean {
-  return (entry & TOKEN_AMPERSAND) !== 0;
+  return (entry >> TOKEN_KIND_BITS) - 1;
 }
 
 /** The most tokens the token arrays are sized for beforehand. */
@@ -203,22 +194,6 @@ export function readMarkup(
    * entry each.
    */
   const attributes: string[] = [];
-  /**
-   * Where the first "&" at or after `from` is (html.length when none): remembered from the last
-   * question, so that finding which texts and values hold an entity reads the page once, not each
-   * slice again.
-   */
-  let ampAsked = 0;
-  let ampAt = -1;
-  const ampFrom = (from: number): number => {
-    if (from < ampAsked || ampAt < from) {
-      ampAt = html.indexOf('&', from);
-      if (ampAt < 0) ampAt = html.length;
-    }
-    ampAsked = from;
-    return ampAt;
-  };
-
   let tokenCount = 0;
   // The token arrays, sized for a page's usual count of tokens (one per 32 characters or so) and
   // cut to the count at the end: an array pushed into from empty grows by copies again and again.
@@ -256,10 +231,7 @@ export function readMarkup(
     if (kind >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
     const k = tokenCount++;
     if (k === tokenKinds.length) growTokens();
-    // The readers decode the entities of a text holding an "&": the reading asks where the "&" are
-    // for its own texts already, and answers theirs with the same remembered look-up.
-    const ampersand = (kind === TOKEN.TEXT || kind === TOKEN.RCDATA) && ampFrom(from) < to;
-    tokenKinds[k] = kind | (ampersand ? TOKEN_AMPERSAND : 0) | ((slot + 1) << TOKEN_SLOT_SHIFT);
+    tokenKinds[k] = kind | ((slot + 1) << TOKEN_KIND_BITS);
     tokenNames[k] = name;
     tokenAttrs[k] = attrs;
     tokenFrom[k] = from;
@@ -278,6 +250,22 @@ export function readMarkup(
   let rootLast = -1;
   let hiddenDepth = 0;
   let foreignDepth = 0;
+
+  /**
+   * Where the first "&" at or after `from` is (html.length when none): remembered from the last
+   * question, so that finding which texts and values hold an entity reads the page once, not each
+   * slice again.
+   */
+  let ampAsked = 0;
+  let ampAt = -1;
+  const ampFrom = (from: number): number => {
+    if (from < ampAsked || ampAt < from) {
+      ampAt = html.indexOf('&', from);
+      if (ampAt < 0) ampAt = html.length;
+    }
+    ampAsked = from;
+    return ampAt;
+  };
 
   /**
    * A piece of text, `length` characters; `decode` when it holds an "&" (its entities are decoded);

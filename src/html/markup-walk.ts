@@ -1,5 +1,5 @@
 import { NAME_SLOTS, nameSlot } from './known-names';
-import { TOKEN, tokenHoldsAmpersand, tokenKind, tokenSlot, type MarkupTokens } from './light-document';
+import { TOKEN, tokenKind, tokenSlot, type MarkupTokens } from './light-document';
 
 // htmlparser2 10.1.0's Parser rules (Parser.js), so that a walk of the tokens nests elements as its
 // Parser did over the same markup.
@@ -198,10 +198,9 @@ export abstract class MarkupWalk {
 
   /**
    * Text html[from, to) as written: TEXT (markup text, entities to decode), RAW (script, style,
-   * textarea, xmp bodies) or RCDATA (a title's body: entities decoded, no markup); `ampersand`: a
-   * TEXT or RCDATA text holds an "&" (entities to decode), else none.
+   * textarea, xmp bodies) or RCDATA (a title's body: entities decoded, no markup).
    */
-  protected abstract onText(kind: number, from: number, to: number, ampersand: boolean): void;
+  protected abstract onText(kind: number, from: number, to: number): void;
 
   protected walk(): void {
     const stack = this.stack;
@@ -256,7 +255,7 @@ export abstract class MarkupWalk {
           this.onClose('br');
         }
       } else {
-        this.onText(kind, from[k], to[k], tokenHoldsAmpersand(packed));
+        this.onText(kind, from[k], to[k]);
       }
     }
     while (stack.length > 0) this.onClose(stack.pop() as string);
