@@ -468,8 +468,8 @@ export function readMarkup(
         i = close + 1;
         textFrom = i;
         // htmlparser2 ends an end tag's name at a space or ">" only ("</p/>" names "p/").
-        if (html.charCodeAt(j) === 47) token(TOKEN.END, endTagName(lt + 2, close), -1, null, lt, i);
-        else token(TOKEN.END, tag, slot, null, lt, i);
+        const slashed = html.charCodeAt(j) === 47;
+        token(TOKEN.END, slashed ? endTagName(lt + 2, close) : tag, slashed ? -1 : slot, null, lt, i);
         if (!treeText()) continue;
         if (tag !== 'body' && tag !== 'html' && openCount(slot, tag) > 0) popUntil(tag);
         continue;
