@@ -1,4 +1,5 @@
-import { attributeOf, parsePageHtml, TOKEN, type ParsedHtml } from '../html';
+import { attributeOf, parsePageHtml, TOKEN, tokenKind, tokenSlot, type ParsedHtml } from '../html';
+import { NAME_SLOTS, nameSlot } from '../html/known-names';
 import { LinkResolver } from './link-resolver';
 
 /** What the fetcher needs from a page's markup (detection reads the HTML itself). */
@@ -56,6 +57,12 @@ const TAGS = new Map<string, number>([
   ['a', TAG.ANCHOR],
   ['area', TAG.ANCHOR],
 ]);
+/** TAGS by known-names slot (0: not in TAGS): a token with a slot needs no look-up of its name. */
+const TAGS_BY_SLOT = new Uint8Array(NAME_SLOTS);
+for (const [name, tag] of TAGS) {
+  const slot = nameSlot(name, 0, name.length);
+  if (slot >= 0) TAGS_BY_SLOT[slot] = tag;
+}
 
 /** The facts of a page already read (the fetcher reads it once and hands the reading along). */
 export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
@@ -82,12 +89,15 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   // Start tags only: the elements htmlparser2 would open implicitly (<p> for a stray </p>, <br> for
   // </br>) carry no URL.
   const { kinds, names, attrs } = parsed.tokens;
-  for (let k = 0; k < kinds.length; k++) {
-    if (kinds[k] !== TOKEN.START) continue;
+  const count = kinds.length; // read once: a typed array's length read checks its buffer
+  for (let k = 0; k < count; k++) {
+    const entry = kinds[k];
+    if (tokenKind(entry) !== TOKEN.START) continue;
     const raw = attrs[k] as string[];
     const name = names[k];
-    switch (TAGS.get(name)) {
-      case undefined:
+    const slot = tokenSlot(entry);
+    switch (slot >= 0 ? TAGS_BY_SLOT[slot] : (TAGS.get(name) ?? 0)) {
+      case 0:
         break; // any other tag counts only for a srcset
       case TAG.BASE: {
         const base = resolved(raw, 'href');

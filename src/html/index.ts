@@ -19,6 +19,8 @@ export const parseHtml = lightDocument.parseHtml;
 export const TEXT_LIMIT = lightDocument.TEXT_LIMIT;
 export const textContent = lightDocument.textContent;
 export const TOKEN = lightDocument.TOKEN;
+export const tokenKind = lightDocument.tokenKind;
+export const tokenSlot = lightDocument.tokenSlot;
 export type { LightDocument, LightElement, MarkupTokens, MetaTag } from './light-document';
 export const attributeOf = markupEntities.attributeOf;
 export const attributesOf = markupEntities.attributesOf;

@@ -131,27 +131,38 @@ function endTagPattern(tag: string): RegExp {
  * (title bodies: entities decoded, no markup, as htmlparser2 10 reads them).
  */
 export interface MarkupTokens {
-  readonly kinds: number[];
+  /**
+   * Each token's kind (TOKEN) in its low TOKEN_KIND_BITS; above them, for a START or END token, the
+   * known-names slot of its name plus one, or 0 when the reading did not take it from the table (the
+   * name may still be a known one: `tokenSlot` -1 says "look the name up", never "unknown name").
+   * The readers index their tables by slot instead of looking each name up.
+   */
+  readonly kinds: Int32Array;
   /** Tag name (lowercased) of START and END tokens; '' for text. */
   readonly names: string[];
   /** START: attribute names (lowercased) and raw values, alternating, first occurrence wins. */
   readonly attrs: (string[] | null)[];
   /** Text tokens: [from, to) in html; START: 1 when self-closing. */
-  readonly from: number[];
-  readonly to: number[];
+  readonly from: Int32Array;
+  readonly to: Int32Array;
 }
 
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
+const TOKEN_KIND_BITS = 3;
+const TOKEN_KIND_MASK = (1 << TOKEN_KIND_BITS) - 1;
+
+/** The kind (TOKEN) of a `kinds` entry. */
+export function tokenKind(entry: number): number {
+  return entry & TOKEN_KIND_MASK;
+}
+
+/** The known-names slot of a `kinds` entry's name, -1 when it has none recorded. */
+export function tokenSlot(entry: number): number {
+  return (entry >> TOKEN_KIND_BITS) - 1;
+}
 
 /** The most tokens the token arrays are sized for beforehand. */
 const MAX_EXPECTED_TOKENS = 1 << 16;
-
-/** The token arrays, sized beforehand, cut to the `count` tokens read. */
-function ofLength(tokens: MarkupTokens, count: number): MarkupTokens {
-  for (const array of [tokens.kinds, tokens.names, tokens.attrs, tokens.from, tokens.to])
-    array.length = count;
-  return tokens;
-}
 
 export interface ParseOptions {
   /** Also record the markup tokens (default true); detection of a rendered DOM needs the tree only. */
@@ -185,27 +196,46 @@ export function readMarkup(
   const attributes: string[] = [];
   let tokenCount = 0;
   // The token arrays, sized for a page's usual count of tokens (one per 32 characters or so) and
-  // set to the count at the end: an array pushed into from empty grows by copies again and again.
+  // cut to the count at the end: an array pushed into from empty grows by copies again and again.
+  // Kinds and offsets are typed arrays: half the bytes of a number array's elements, and nothing
+  // in them for the garbage collector to trace.
   const expectedTokens = tokens ? Math.min(html.length >> 5, MAX_EXPECTED_TOKENS) + 16 : 0;
-  const tokenArrays: MarkupTokens = {
-    kinds: new Array<number>(expectedTokens),
-    names: new Array<string>(expectedTokens),
-    attrs: new Array<string[] | null>(expectedTokens),
-    from: new Array<number>(expectedTokens),
-    to: new Array<number>(expectedTokens),
+  let tokenKinds: Int32Array = new Int32Array(expectedTokens);
+  let tokenFrom: Int32Array = new Int32Array(expectedTokens);
+  let tokenTo: Int32Array = new Int32Array(expectedTokens);
+  const tokenNames = new Array<string>(expectedTokens);
+  const tokenAttrs = new Array<string[] | null>(expectedTokens);
+  const growTokens = (): void => {
+    const grown = (array: Int32Array): Int32Array => {
+      const larger = new Int32Array(array.length * 2 + 16);
+      larger.set(array);
+      return larger;
+    };
+    tokenKinds = grown(tokenKinds);
+    tokenFrom = grown(tokenFrom);
+    tokenTo = grown(tokenTo);
   };
   /** Tokens end before this offset are inside what htmlparser2 reads as a CDATA section. */
   let skipTokensUntil = 0;
-  const token = (kind: number, name: string, attrs: string[] | null, from: number, to: number): void => {
+  /** `slot`: the known-names slot of a START or END token's name when the reading has it, else -1. */
+  const token = (
+    kind: number,
+    name: string,
+    slot: number,
+    attrs: string[] | null,
+    from: number,
+    to: number,
+  ): void => {
     if (!tokens) return;
     if (to <= skipTokensUntil) return;
     if (kind >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
     const k = tokenCount++;
-    tokenArrays.kinds[k] = kind;
-    tokenArrays.names[k] = name;
-    tokenArrays.attrs[k] = attrs;
-    tokenArrays.from[k] = from;
-    tokenArrays.to[k] = to;
+    if (k === tokenKinds.length) growTokens();
+    tokenKinds[k] = kind | ((slot + 1) << TOKEN_KIND_BITS);
+    tokenNames[k] = name;
+    tokenAttrs[k] = attrs;
+    tokenFrom[k] = from;
+    tokenTo[k] = to;
   };
 
   const stack: number[] = [];
@@ -368,11 +398,11 @@ export function readMarkup(
       if (lt >= n) lt = -1;
       if (lt < 0) {
         if (treeText()) addText(html.slice(i, n), n - i, ampFrom(i) < n, i);
-        if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
+        if (n > textFrom) token(TOKEN.TEXT, '', -1, null, textFrom, n);
         return;
       }
       if (lt > i && treeText()) addText(html.slice(i, lt), lt - i, ampFrom(i) < lt, i);
-      if (lt > textFrom) token(TOKEN.TEXT, '', null, textFrom, lt);
+      if (lt > textFrom) token(TOKEN.TEXT, '', -1, null, textFrom, lt);
       textFrom = lt;
       const c = lt + 1 < n ? html.charCodeAt(lt + 1) : -1;
 
@@ -386,7 +416,7 @@ export function readMarkup(
           const close = html.indexOf('>', lt + 2);
           if (close < 0 || close >= n) {
             // htmlparser2 keeps an unclosed declaration or instruction as text (less its "<!").
-            if (!html.startsWith('<![CDATA[', lt)) token(TOKEN.TEXT, '', null, lt + 2, n);
+            if (!html.startsWith('<![CDATA[', lt)) token(TOKEN.TEXT, '', -1, null, lt + 2, n);
             return;
           }
           i = close + 1;
@@ -409,14 +439,14 @@ export function readMarkup(
           while (k < n && isSpace(html.charCodeAt(k))) k++;
           const close = html.indexOf('>', lt + 2);
           if (close < 0 || close >= n) {
-            if (k >= n) token(TOKEN.TEXT, '', null, lt, n);
+            if (k >= n) token(TOKEN.TEXT, '', -1, null, lt, n);
             else if (isLetter(html.charCodeAt(k))) endTagAtEnd(k);
-            else token(TOKEN.TEXT, '', null, k, n);
+            else token(TOKEN.TEXT, '', -1, null, k, n);
             return;
           }
           i = close + 1;
           if (k === close) continue; // text goes on from the "<"
-          if (isLetter(html.charCodeAt(k))) token(TOKEN.END, endTagName(k, close), null, lt, i);
+          if (isLetter(html.charCodeAt(k))) token(TOKEN.END, endTagName(k, close), -1, null, lt, i);
           textFrom = i;
           continue;
         }
@@ -438,7 +468,8 @@ export function readMarkup(
         i = close + 1;
         textFrom = i;
         // htmlparser2 ends an end tag's name at a space or ">" only ("</p/>" names "p/").
-        token(TOKEN.END, html.charCodeAt(j) === 47 ? endTagName(lt + 2, close) : tag, null, lt, i);
+        const slashed = html.charCodeAt(j) === 47;
+        token(TOKEN.END, slashed ? endTagName(lt + 2, close) : tag, slashed ? -1 : slot, null, lt, i);
         if (!treeText()) continue;
         if (tag !== 'body' && tag !== 'html' && openCount(slot, tag) > 0) popUntil(tag);
         continue;
@@ -528,7 +559,7 @@ export function readMarkup(
       textFrom = i;
       // The tokens keep values as written (their readers decode them as htmlparser2 does); the
       // tree decodes them itself, sharing the array when there is nothing to decode.
-      token(TOKEN.START, tag, attrs, slashed ? 1 : 0, i);
+      token(TOKEN.START, tag, slot, attrs, slashed ? 1 : 0, i);
       const rule = tagRuleAt(slot, tag);
       let inTree = false;
       if (treeText()) {
@@ -572,9 +603,10 @@ export function readMarkup(
         tokenEnd.lastIndex = i;
         const at = tokenEnd.exec(html);
         const tokenBodyEnd = at && at.index < n ? at.index : n;
-        token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', null, i, tokenBodyEnd);
+        token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', -1, null, i, tokenBodyEnd);
         const tokenClose = tokenBodyEnd < n ? html.indexOf('>', tokenBodyEnd + 2) : -1;
-        if (tokenClose >= 0 && tokenClose < n) token(TOKEN.END, tag, null, tokenBodyEnd, tokenClose + 1);
+        if (tokenClose >= 0 && tokenClose < n)
+          token(TOKEN.END, tag, slot, null, tokenBodyEnd, tokenClose + 1);
         skipTokensUntil = tokenClose >= 0 && tokenClose < n ? tokenClose + 1 : n;
       }
       if (treeRaw) {
@@ -592,17 +624,17 @@ export function readMarkup(
         // htmlparser2 reads this body as markup: so do the tokens.
         if (tokens) scan(i, bodyEnd, false);
       } else if (bodyEnd > i && i >= skipTokensUntil) {
-        token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', null, i, bodyEnd);
+        token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', -1, null, i, bodyEnd);
       }
       if (bodyEnd >= n) return;
       const close = html.indexOf('>', bodyEnd + 2);
       if (close < 0 || close >= n) return;
-      token(TOKEN.END, tag, null, bodyEnd, close + 1);
+      token(TOKEN.END, tag, slot, null, bodyEnd, close + 1);
       if (treeRaw) popUntil(tag);
       i = close + 1;
       textFrom = Math.max(i, skipTokensUntil);
     }
-    if (n > textFrom) token(TOKEN.TEXT, '', null, textFrom, n);
+    if (n > textFrom) token(TOKEN.TEXT, '', -1, null, textFrom, n);
   };
 
   /**
@@ -613,8 +645,21 @@ export function readMarkup(
     let k = at;
     while (k < html.length && !isSpace(html.charCodeAt(k))) k++;
     if (k >= html.length) return;
-    token(TOKEN.END, html.slice(at, k).toLowerCase(), null, at - 2, html.length);
-    token(TOKEN.TEXT, '', null, html.length - 1, html.length);
+    token(TOKEN.END, html.slice(at, k).toLowerCase(), -1, null, at - 2, html.length);
+    token(TOKEN.TEXT, '', -1, null, html.length - 1, html.length);
+  };
+
+  /** The token arrays cut to the `count` tokens read. */
+  const tokensOfLength = (count: number): MarkupTokens => {
+    tokenNames.length = count;
+    tokenAttrs.length = count;
+    return {
+      kinds: tokenKinds.subarray(0, count),
+      names: tokenNames,
+      attrs: tokenAttrs,
+      from: tokenFrom.subarray(0, count),
+      to: tokenTo.subarray(0, count),
+    };
   };
 
   scan(0, html.length, true);
@@ -623,7 +668,7 @@ export function readMarkup(
   const text = visible.join(' ').replace(WHITESPACE_TO_COLLAPSE, ' ').trim().slice(0, TEXT_LIMIT);
   return {
     light: { elements, texts, scriptSrc, inlineScripts, styles, metas, baseHref, text, truncated },
-    tokens: tokens ? ofLength(tokenArrays, tokenCount) : null,
+    tokens: tokens ? tokensOfLength(tokenCount) : null,
   };
 }
 

@@ -1,4 +1,5 @@
-import { TOKEN, type MarkupTokens } from './light-document';
+import { NAME_SLOTS, nameSlot } from './known-names';
+import { TOKEN, tokenKind, tokenSlot, type MarkupTokens } from './light-document';
 
 // htmlparser2 10.1.0's Parser rules (Parser.js), so that a walk of the tokens nests elements as its
 // Parser did over the same markup.
@@ -124,20 +125,33 @@ interface TagEntry {
   readonly flags: number;
 }
 
+/** The entries of a reader's table by name, and the same by known-names slot (ORDINARY_ENTRY where none). */
+interface TagTable {
+  readonly byName: ReadonlyMap<string, TagEntry>;
+  readonly bySlot: readonly TagEntry[];
+}
+
 const ORDINARY_ENTRY: TagEntry = { rule: ORDINARY, flags: 0 };
 const NO_READER_FLAGS: ReadonlyMap<string, number> = new Map();
 /** RULES merged with each reader's table of flags, built once per table. */
-const MERGED_TABLES = new WeakMap<ReadonlyMap<string, number>, ReadonlyMap<string, TagEntry>>();
+const MERGED_TABLES = new WeakMap<ReadonlyMap<string, number>, TagTable>();
 
-function mergedTable(readerFlags: ReadonlyMap<string, number>): ReadonlyMap<string, TagEntry> {
+function mergedTable(readerFlags: ReadonlyMap<string, number>): TagTable {
   let table = MERGED_TABLES.get(readerFlags);
   if (table === undefined) {
-    const entries = new Map<string, TagEntry>();
-    for (const [name, rule] of RULES) entries.set(name, { rule, flags: readerFlags.get(name) ?? 0 });
+    const byName = new Map<string, TagEntry>();
+    for (const [name, rule] of RULES) byName.set(name, { rule, flags: readerFlags.get(name) ?? 0 });
     for (const [name, flags] of readerFlags)
-      if (!entries.has(name)) entries.set(name, { rule: ORDINARY, flags });
-    MERGED_TABLES.set(readerFlags, entries);
-    table = entries;
+      if (!byName.has(name)) byName.set(name, { rule: ORDINARY, flags });
+    // Every slot holds an entry (the array stays packed, its reads monomorphic); a name the walk
+    // knows that the known-names table does not comes with slot -1 and is found by name.
+    const bySlot = new Array<TagEntry>(NAME_SLOTS).fill(ORDINARY_ENTRY);
+    for (const [name, entry] of byName) {
+      const slot = nameSlot(name, 0, name.length);
+      if (slot >= 0) bySlot[slot] = entry;
+    }
+    table = { byName, bySlot };
+    MERGED_TABLES.set(readerFlags, table);
   }
   return table;
 }
@@ -155,7 +169,7 @@ export const IMPLIED = -1;
 export abstract class MarkupWalk {
   /** Names of the open elements, innermost last (htmlparser2 keeps the innermost first). */
   protected readonly stack: string[] = [];
-  private readonly table: ReadonlyMap<string, TagEntry>;
+  private readonly table: TagTable;
 
   /**
    * `readerFlags`: the reader's own number for each tag name it tells apart (any other name is 0),
@@ -190,14 +204,22 @@ export abstract class MarkupWalk {
 
   protected walk(): void {
     const stack = this.stack;
-    const table = this.table;
+    const { byName, bySlot } = this.table;
+    const entryOf = (entry: number, name: string): TagEntry => {
+      const slot = tokenSlot(entry);
+      return slot >= 0 ? bySlot[slot] : (byName.get(name) ?? ORDINARY_ENTRY);
+    };
     const foreignContext: boolean[] = [false];
     const { kinds, names, from, to } = this.tokens;
-    for (let k = 0; k < kinds.length; k++) {
-      const kind = kinds[k];
+    // The length and each token's entry read once: every read of a typed array checks its buffer,
+    // and instruction counts showed the repeated reads.
+    const count = kinds.length;
+    for (let k = 0; k < count; k++) {
+      const packed = kinds[k];
+      const kind = tokenKind(packed);
       if (kind === TOKEN.START) {
         const name = names[k];
-        const entry = table.get(name) ?? ORDINARY_ENTRY;
+        const entry = entryOf(packed, name);
         const rule = entry.rule;
         const implied = rule.impliesClose;
         if (implied !== undefined) {
@@ -216,7 +238,7 @@ export abstract class MarkupWalk {
         else stack.push(name);
       } else if (kind === TOKEN.END) {
         const name = names[k];
-        const rule = (table.get(name) ?? ORDINARY_ENTRY).rule;
+        const rule = entryOf(packed, name).rule;
         if (rule.foreign || rule.integration) foreignContext.pop();
         if (!rule.isVoid) {
           // Most end tags close the innermost element: no search of the stack for those.
@@ -225,11 +247,11 @@ export abstract class MarkupWalk {
             while (stack.length > at) this.onClose(stack.pop() as string);
           } else if (name === 'p') {
             // <p> implies the close of an open <p> only, and none is open here.
-            this.onOpen('p', IMPLIED, (table.get('p') as TagEntry).flags);
+            this.onOpen('p', IMPLIED, (byName.get('p') as TagEntry).flags);
             this.onClose('p');
           }
         } else if (name === 'br') {
-          this.onOpen('br', IMPLIED, (table.get('br') as TagEntry).flags);
+          this.onOpen('br', IMPLIED, (byName.get('br') as TagEntry).flags);
           this.onClose('br');
         }
       } else {
