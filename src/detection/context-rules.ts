@@ -210,7 +210,7 @@ export interface Suppression {
  * of evidence is markup.
  */
 export function lookalikeClassNames(
-  found: ReadonlyMap<string, readonly Evidence[]>,
+  found: Pick<ReadonlyMap<string, readonly Evidence[]>, 'get'>,
   html: string,
 ): Suppression[] {
   const removed: Suppression[] = [];

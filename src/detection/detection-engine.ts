@@ -4,6 +4,7 @@ import {
   MAX_EVIDENCE,
   type DetectedTechnology,
   type DetectionResult,
+  type Evidence,
   type EvidenceKind,
   type SkippedTechnology,
 } from './detection-result';
@@ -107,6 +108,21 @@ function scriptUrls(sources: readonly string[], baseHref: string | null, url: st
 }
 
 /**
+ * A header's (cookie's, meta's) values within the bounds, as strings: the list itself when it already
+ * is (the usual case), without copying it twice.
+ */
+function boundedValues(raw: unknown): readonly string[] {
+  if (!Array.isArray(raw)) return [bounded(String(raw), LIMITS.headerValue)];
+  let within = raw.length <= LIMITS.headerValues;
+  for (let k = 0; k < raw.length && within; k++) {
+    const value: unknown = raw[k];
+    within = typeof value === 'string' && value.length <= LIMITS.headerValue;
+  }
+  if (within) return raw as string[];
+  return raw.slice(0, LIMITS.headerValues).map((v) => bounded(String(v), LIMITS.headerValue));
+}
+
+/**
  * The items with their empty forms dropped, and items left with none: the items themselves when
  * nothing is to drop (the usual case), without copying them.
  */
@@ -180,12 +196,14 @@ export class DetectionEngine {
         }
       }
       if (acc.evidence.length < MAX_EVIDENCE) {
-        acc.evidence.push({
-          kind,
-          ...(key !== undefined ? { key } : {}),
-          pattern: pattern.source,
-          matched: match ? match[0].slice(0, EVIDENCE_MATCH_LIMIT) : '',
-        });
+        const matched = match ? match[0].slice(0, EVIDENCE_MATCH_LIMIT) : '';
+        // Two literals rather than a spread of an optional key: the same objects (keys in the same
+        // order), without building and copying a throw-away object per piece of evidence.
+        acc.evidence.push(
+          key !== undefined
+            ? { kind, key, pattern: pattern.source, matched }
+            : { kind, pattern: pattern.source, matched },
+        );
       }
     };
 
@@ -311,10 +329,20 @@ export class DetectionEngine {
   ): DetectedTechnology[] {
     const fp = this.fingerprints;
     if (this.rules.has('lookalike-class-name')) {
-      const byName = new Map([...found].map(([index, acc]) => [fp.technologies[index].name, acc.evidence]));
-      const removed = new Set(lookalikeClassNames(byName, html).map((s) => s.name));
-      for (const index of [...found.keys()])
-        if (removed.has(fp.technologies[index].name)) found.delete(index);
+      // The rule asks about a few names: a look-up over what was found, not a map of all of it.
+      const byName = {
+        get: (name: string): readonly Evidence[] | undefined => {
+          let evidence: readonly Evidence[] | undefined;
+          for (const [index, acc] of found) if (fp.technologies[index].name === name) evidence = acc.evidence;
+          return evidence;
+        },
+      };
+      const suppressed = lookalikeClassNames(byName, html);
+      if (suppressed.length > 0) {
+        const removed = new Set(suppressed.map((s) => s.name));
+        for (const index of [...found.keys()])
+          if (removed.has(fp.technologies[index].name)) found.delete(index);
+      }
     }
     const technologies = resolveTechnologies(fp, found);
     if (!this.rules.has('contradicted-build-tool') && !this.rules.has('protocol-not-negotiated'))
@@ -423,9 +451,7 @@ export class DetectionEngine {
     record: RecordEvidence,
   ): void {
     for (const [name, rawValues] of items) {
-      const values = (Array.isArray(rawValues) ? rawValues : [String(rawValues)])
-        .slice(0, LIMITS.headerValues)
-        .map((v) => bounded(String(v), LIMITS.headerValue));
+      const values = boundedValues(rawValues);
       // The lists the name selects, each once, in the order found (a Set per item cost more).
       const entries: KeyedEntry[][] = [];
       const exact = patterns.byKey.get(name.toLowerCase());
@@ -492,16 +518,45 @@ export class DetectionEngine {
     return matched;
   }
 
+  /** Per technology, the index of the first technology of its slug: one mark per slug. */
+  private slugOwners: Int32Array | null = null;
+  private slugMarks: Uint8Array | null = null;
+
   private skipped(scans: readonly LiteralScan[], detected: { slug: string }[]): SkippedTechnology[] {
     const fp = this.fingerprints;
-    const have = new Set(detected.map((t) => t.slug));
-    const out = new Map<string, SkippedTechnology>();
+    const owners = (this.slugOwners ??= firstOfSlug(fp.technologies));
+    // Marks by slug owner rather than a Set and a Map of slugs per page; a call runs to its end
+    // without yielding and clears what it set, so one array serves every call.
+    const marks = (this.slugMarks ??= new Uint8Array(owners.length));
+    const marked: number[] = [];
+    for (const { slug } of detected) {
+      const tech = fp.technologyBySlug(slug);
+      if (tech === undefined || marks[owners[tech.index]] !== 0) continue;
+      marks[owners[tech.index]] = 1;
+      marked.push(owners[tech.index]);
+    }
+    const out: SkippedTechnology[] = [];
     for (const index of fp.hints.candidatesIn(scans)) {
       const owner = fp.hintOwners[index];
+      const slugOwner = owners[owner.tech];
+      if (marks[slugOwner] !== 0) continue;
+      marks[slugOwner] = 1;
+      marked.push(slugOwner);
       const tech = fp.technologies[owner.tech];
-      if (have.has(tech.slug) || out.has(tech.slug)) continue;
-      out.set(tech.slug, { slug: tech.slug, name: tech.name, reason: owner.kind });
+      out.push({ slug: tech.slug, name: tech.name, reason: owner.kind });
     }
-    return [...out.values()];
+    for (const slugOwner of marked) marks[slugOwner] = 0;
+    return out;
   }
+}
+
+/** Per technology, the index of the first technology with its slug. */
+function firstOfSlug(technologies: readonly { slug: string }[]): Int32Array {
+  const first = new Map<string, number>();
+  return Int32Array.from(technologies, ({ slug }, index) => {
+    const owner = first.get(slug);
+    if (owner !== undefined) return owner;
+    first.set(slug, index);
+    return index;
+  });
 }

@@ -112,6 +112,20 @@ describe('pattern semantics', () => {
     expect(found('something else')).toEqual(['Gen8']);
   });
 
+  it('reads at most the bounded number and length of header values', () => {
+    const engine = engineFor({ Server: { cats: [27], headers: { 'X-Served-By': 'acme-edge' } } });
+    const names = (values: unknown[]): string[] =>
+      engine
+        .analyze(page('', { headers: { 'x-served-by': values as string[] } }))
+        .technologies.map((t) => t.name);
+    const filler = Array.from({ length: 100 }, () => 'other');
+    expect(names([...filler.slice(1), 'acme-edge'])).toEqual(['Server']);
+    expect(names([...filler, 'acme-edge'])).toEqual([]);
+    expect(names([`${'x'.repeat(8_183)}acme-edge`])).toEqual(['Server']);
+    expect(names([`${'x'.repeat(8_184)}acme-edge`])).toEqual([]);
+    expect(names(['acme-edge'.padEnd(9_000, 'x')])).toEqual(['Server']);
+  });
+
   it('reads cookies from Set-Cookie headers too', () => {
     const engine = engineFor({ Php: { cats: [27], cookies: { PHPSESSID: '' } } });
     const result = engine.analyze(
@@ -268,6 +282,20 @@ describe('skipped, denoise, merge', () => {
     expect(result.skipped).toEqual([{ slug: 'lib', name: 'Lib', reason: 'js' }]);
     expect(engine.analyze(page('<p>nothing</p>')).skipped).toEqual([]);
     expect(engine.analyze(page('<script src="/lib-only.js"></script>LibGlobal')).skipped).toEqual([]);
+  });
+
+  it('reports each hinted technology once, in the order hinted, and forgets it between pages', () => {
+    const hinted = engineFor({
+      First: { cats: [59], js: { 'FirstGlobal.version': '' } },
+      Second: { cats: [59], js: { 'SecondGlobal.x': '', 'SecondGlobal.y': '' } },
+      Seen: { cats: [59], js: { 'SeenGlobal.x': '' }, html: ['seen-marker'] },
+    });
+    const markup = '<script>SecondGlobal.y; SecondGlobal.x; FirstGlobal; SeenGlobal</script>';
+    const names = (html: string): string[] => hinted.analyze(page(html)).skipped.map((s) => s.name);
+    expect(names(markup)).toEqual(['First', 'Second', 'Seen']);
+    expect(names(`${markup} seen-marker`)).toEqual(['First', 'Second']);
+    expect(names(markup)).toEqual(['First', 'Second', 'Seen']);
+    expect(names('<p>FirstGlobal</p>')).toEqual(['First']);
   });
 
   it('denoise drops results under the documented threshold', () => {
