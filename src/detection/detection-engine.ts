@@ -249,7 +249,8 @@ export class DetectionEngine {
 
     // One pass over the markup for the html patterns, the DOM prefilter and the browser hints.
     const markupFound = fp.markupLiterals.scanFound([html]);
-    const css = bounded([...doc.styles, ...(input.css ?? [])].join('\n'), LIMITS.cssTotal);
+    const styles = input.css ? [...doc.styles, ...input.css] : doc.styles;
+    const css = bounded(styles.join('\n'), LIMITS.cssTotal);
     // One scan of the address, the text and the styles for their patterns (PAGE_KINDS).
     const pageFound = fp.pageLiterals.scanFound([url, doc.text, css]);
     runTexts('url', [[url]], pageFound);

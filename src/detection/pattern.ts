@@ -147,6 +147,13 @@ function ternaryOf(index: number): RegExp {
   return (TERNARIES[index] ??= new RegExp(`\\\\${index}\\?([^:]+):(.*)$`));
 }
 
+/** `\N` for each group number N. */
+const REFERENCES: string[] = [];
+
+function referenceOf(index: number): string {
+  return (REFERENCES[index] ??= `\\${index}`);
+}
+
 /**
  * The version a match yields: `\N` replaced by group N, `\N?a:b` by a or b depending on whether group N
  * matched. As in the reference engine, groups longer than 10 characters are ignored and one left-over
@@ -158,6 +165,12 @@ export function resolveVersion(template: string, match: RegExpExecArray): string
   for (let index = 0; index < match.length; index++) {
     const group = match[index];
     if (group !== undefined && group.length > 10) continue;
+    // A template naming no group N (most name only \1) would go through the steps below unchanged
+    // but for the trim: the ternary's look-up and the split are skipped.
+    if (!resolved.includes(referenceOf(index))) {
+      resolved = resolved.trim();
+      continue;
+    }
     const ternary = ternaryOf(index).exec(resolved);
     if (ternary) resolved = resolved.replace(ternary[0], group ? ternary[1] : ternary[2]);
     resolved = resolved

@@ -36,6 +36,8 @@ const MAX_VERSION_LENGTH = 15;
  * 10000 and more (timestamps, build numbers). Returns the candidates best first.
  */
 export function rankVersions(candidates: readonly string[]): string[] {
+  // Most technologies have no version: no set or copies for those.
+  if (candidates.length === 0) return [];
   const usable = [...new Set(candidates.map((v) => v.trim()))].filter(
     (v) => v !== '' && v.length <= MAX_VERSION_LENGTH && (parseInt(v, 10) || 0) < 10000,
   );
@@ -156,17 +158,14 @@ function impliedClosure(techs: readonly Technology[], seeds: Set<number>): Set<n
 function toDetected(entry: Present): DetectedTechnology {
   const versions = rankVersions(entry.versions);
   const t = entry.tech;
-  return {
-    name: t.name,
-    slug: t.slug,
-    categories: t.categories.map(({ id, slug, name, priority }) => ({ id, slug, name, priority })),
-    versions,
-    version: versions[0] ?? '',
-    confidence: entry.confidence,
-    icon: t.icon,
-    website: t.website,
-    ...(t.cpe ? { cpe: t.cpe } : {}),
-    implied: entry.implied,
-    evidence: entry.evidence.slice(0, MAX_EVIDENCE),
-  };
+  const categories = t.categories.map(({ id, slug, name, priority }) => ({ id, slug, name, priority }));
+  const version = versions[0] ?? '';
+  const evidence = entry.evidence.slice(0, MAX_EVIDENCE);
+  // Two literals rather than a spread of an optional cpe: the same keys in the same order, without
+  // a throw-away object per technology.
+  const { name, slug, icon, website, cpe } = t;
+  const { confidence, implied } = entry;
+  return cpe
+    ? { name, slug, categories, versions, version, confidence, icon, website, cpe, implied, evidence }
+    : { name, slug, categories, versions, version, confidence, icon, website, implied, evidence };
 }

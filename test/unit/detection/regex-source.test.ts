@@ -190,4 +190,16 @@ describe('version tags', () => {
     expect(resolveVersion('2', exec(/x/, 'x'))).toBe('2');
     expect(resolveVersion('\\1', exec(/(abcdefghijklmnop)/, 'abcdefghijklmnop'))).toBe('');
   });
+
+  it('reads the groups a template names, whichever they are, and trims what is around them', () => {
+    const match = exec(/(a)(b)?(c)(d)(e)(f)(g)(h)(i)(j)(k)/, 'acdefghijk');
+    expect(resolveVersion('\\3.\\1', match)).toBe('c.a');
+    // \1 is replaced first, in \11 and \10 too (as the reference engine does).
+    expect(resolveVersion(' \\11-\\10 ', match)).toBe('a1-a0');
+    expect(resolveVersion('\\2?beta:stable', match)).toBe('stable');
+    expect(resolveVersion('1.0\n', match)).toBe('1.0');
+    expect(resolveVersion('\\12', match)).toBe('a2');
+    expect(resolveVersion('\\1?a:b\n', match)).toBe('a');
+    expect(resolveVersion(' x\\4?y:z ', match)).toBe('xy');
+  });
 });
