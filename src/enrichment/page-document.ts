@@ -7,6 +7,7 @@ import {
   parsedFor,
   parsePageHtml,
   TOKEN,
+  TOKEN_FLAG,
   type ParsedHtml,
 } from '../html';
 import { lastEntityEnd, simpleEntityAt } from '../html/markup-entities';
@@ -143,16 +144,6 @@ export function parsePageDocument(
   return new PageDocumentReader(url, parsedFor(html, parsed), withSegments).read();
 }
 
-/** Whether a START token's raw attributes hold itemprop or itemscope (microdata reads no others). */
-function hasMicrodata(raw: readonly string[]): boolean {
-  for (let k = 0; k < raw.length; k += 2) {
-    // The length first: most names differ in it, and comparing it reads no characters.
-    const name = raw[k];
-    if (name.length === 8 ? name === 'itemprop' : name.length === 9 && name === 'itemscope') return true;
-  }
-  return false;
-}
-
 /**
  * The page document from the page's reading: its tokens walked with htmlparser2's nesting (a
  * browser-tolerant reading, no DOM: a multi-megabyte page costs a single linear pass). Attributes
@@ -228,11 +219,19 @@ class PageDocumentReader extends MarkupWalk {
       this.endSegmentIn(this.stack.length > 0 ? this.stack[this.stack.length - 1] : '');
       if (flags & BLOCK) this.text.pushNewline();
     }
-    const raw = token === IMPLIED ? NO_ATTRIBUTES : (this.tokens.attrs[token] as string[]);
-    if (raw.length > 0 && hasMicrodata(raw))
-      this.microdata.open(this.stack.length + 1, name, attributesOf(raw), this.url);
+    // The attributes are loaded only for the elements that read them: microdata (itemprop or
+    // itemscope, as the token's flags tell) and the roles.
+    if (token !== IMPLIED && (this.tokens.kinds[token] & TOKEN_FLAG.MICRODATA) !== 0)
+      this.microdata.open(
+        this.stack.length + 1,
+        name,
+        attributesOf(this.tokens.attrs[token] as string[]),
+        this.url,
+      );
+    const role = flags >> ROLE_SHIFT;
+    const raw = role === 0 || token === IMPLIED ? NO_ATTRIBUTES : (this.tokens.attrs[token] as string[]);
     const doc = this.doc;
-    switch (flags >> ROLE_SHIFT) {
+    switch (role) {
       case HTML:
         doc.htmlLang ??= attributeOf(raw, 'lang');
         break;

@@ -1,4 +1,12 @@
-import { attributeOf, parsePageHtml, TOKEN, tokenKind, tokenSlot, type ParsedHtml } from '../html';
+import {
+  attributeOf,
+  parsePageHtml,
+  TOKEN,
+  TOKEN_FLAG,
+  tokenKind,
+  tokenSlot,
+  type ParsedHtml,
+} from '../html';
 import { NAME_SLOTS, nameSlot } from '../html/known-names';
 import { LinkResolver } from './link-resolver';
 
@@ -93,12 +101,17 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
   for (let k = 0; k < count; k++) {
     const entry = kinds[k];
     if (tokenKind(entry) !== TOKEN.START) continue;
-    const raw = attrs[k] as string[];
     const name = names[k];
     const slot = tokenSlot(entry);
-    switch (slot >= 0 ? TAGS_BY_SLOT[slot] : (TAGS.get(name) ?? 0)) {
-      case 0:
-        break; // any other tag counts only for a srcset
+    const tag = slot >= 0 ? TAGS_BY_SLOT[slot] : (TAGS.get(name) ?? 0);
+    // Any other tag counts only for a srcset, which the token's flags tell of: most tags' attributes
+    // are not even loaded.
+    if (tag === 0) {
+      if (entry & TOKEN_FLAG.SRCSET) addSrcset(attrs[k] as string[]);
+      continue;
+    }
+    const raw = attrs[k] as string[];
+    switch (tag) {
       case TAG.BASE: {
         const base = resolved(raw, 'href');
         if (base !== undefined) resolver = new LinkResolver(base);
@@ -133,7 +146,7 @@ export function htmlFactsOf(parsed: ParsedHtml, pageUrl: string): HtmlFacts {
         for (const attribute of RESOURCE_ATTRIBUTES.get(name) as readonly string[])
           resources.add(resolved(raw, attribute));
     }
-    addSrcset(raw);
+    if (entry & TOKEN_FLAG.SRCSET) addSrcset(raw);
   }
 
   return {

@@ -19,6 +19,7 @@ export const parseHtml = lightDocument.parseHtml;
 export const TEXT_LIMIT = lightDocument.TEXT_LIMIT;
 export const textContent = lightDocument.textContent;
 export const TOKEN = lightDocument.TOKEN;
+export const TOKEN_FLAG = lightDocument.TOKEN_FLAG;
 export const tokenKind = lightDocument.tokenKind;
 export const tokenSlot = lightDocument.tokenSlot;
 export type { LightDocument, LightElement, MarkupTokens, MetaTag } from './light-document';

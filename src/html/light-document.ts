@@ -13,7 +13,7 @@
  * gets what it got from its own parser before.
  */
 
-import { lowerName, NAME_SLOTS, nameHashStep, nameSlot, slotName } from './known-names';
+import { NAME_SLOTS, nameHashStep, nameSlot, slotName } from './known-names';
 import { decodeEntities } from './light-entities';
 import { tagRuleAt, type TagRule } from './tag-rules';
 
@@ -132,9 +132,10 @@ function endTagPattern(tag: string): RegExp {
  */
 export interface MarkupTokens {
   /**
-   * Each token's kind (TOKEN) in its low TOKEN_KIND_BITS; above them, for a START or END token, the
-   * known-names slot of its name plus one, or 0 when the reading did not take it from the table (the
-   * name may still be a known one: `tokenSlot` -1 says "look the name up", never "unknown name").
+   * Each token's kind (TOKEN) in its low TOKEN_KIND_BITS; above them, for a START token, its
+   * TOKEN_FLAG bits; above those, for a START or END token, the known-names slot of its name plus
+   * one, or 0 when the reading did not take it from the table (the name may still be a known one:
+   * `tokenSlot` -1 says "look the name up", never "unknown name").
    * The readers index their tables by slot instead of looking each name up.
    */
   readonly kinds: Int32Array;
@@ -150,6 +151,30 @@ export interface MarkupTokens {
 export const TOKEN = { START: 0, END: 1, TEXT: 2, RAW: 3, RCDATA: 4 } as const;
 const TOKEN_KIND_BITS = 3;
 const TOKEN_KIND_MASK = (1 << TOKEN_KIND_BITS) - 1;
+/**
+ * What a START token's attributes hold, as bits of its `kinds` entry: set in the reading's own
+ * attribute loop, they spare the readers a look through the attributes of every tag (and the cache
+ * misses of loading them) for the few tags that have these.
+ */
+export const TOKEN_FLAG = {
+  /** An itemprop or itemscope attribute (the page document's microdata). */
+  MICRODATA: 1 << TOKEN_KIND_BITS,
+  /** A srcset attribute (the fetcher's resources). */
+  SRCSET: 2 << TOKEN_KIND_BITS,
+} as const;
+const TOKEN_SLOT_SHIFT = TOKEN_KIND_BITS + 2;
+/**
+ * TOKEN_FLAG bits by the attribute name's known-names slot (one array read per attribute; comparing
+ * each name with the three took more instructions). The flagged names are known ones, so an
+ * attribute without a slot is none of them (toLowerCase turns no other character into their letters).
+ */
+const ATTRIBUTE_FLAGS = new Int32Array(NAME_SLOTS);
+for (const [name, flag] of [
+  ['itemprop', TOKEN_FLAG.MICRODATA],
+  ['itemscope', TOKEN_FLAG.MICRODATA],
+  ['srcset', TOKEN_FLAG.SRCSET],
+] as const)
+  ATTRIBUTE_FLAGS[nameSlot(name, 0, name.length)] = flag;
 
 /** The kind (TOKEN) of a `kinds` entry. */
 export function tokenKind(entry: number): number {
@@ -158,7 +183,7 @@ export function tokenKind(entry: number): number {
 
 /** The known-names slot of a `kinds` entry's name, -1 when it has none recorded. */
 export function tokenSlot(entry: number): number {
-  return (entry >> TOKEN_KIND_BITS) - 1;
+  return (entry >> TOKEN_SLOT_SHIFT) - 1;
 }
 
 /** The most tokens the token arrays are sized for beforehand. */
@@ -198,26 +223,27 @@ export function readMarkup(
   // The token arrays, sized for a page's usual count of tokens (one per 32 characters or so) and
   // cut to the count at the end: an array pushed into from empty grows by copies again and again.
   // Kinds and offsets are typed arrays: half the bytes of a number array's elements, and nothing
-  // in them for the garbage collector to trace.
-  const expectedTokens = tokens ? Math.min(html.length >> 5, MAX_EXPECTED_TOKENS) + 16 : 0;
-  let tokenKinds: Int32Array = new Int32Array(expectedTokens);
-  let tokenFrom: Int32Array = new Int32Array(expectedTokens);
-  let tokenTo: Int32Array = new Int32Array(expectedTokens);
-  const tokenNames = new Array<string>(expectedTokens);
-  const tokenAttrs = new Array<string[] | null>(expectedTokens);
+  // in them for the garbage collector to trace. The three are blocks of one typed array, the kinds
+  // at [0, capacity), the froms and tos after them: one buffer to allocate (each is a backing store
+  // of its own outside the heap, dearer than an array in it) and one array for the reading to check.
+  let tokenCapacity = tokens ? Math.min(html.length >> 5, MAX_EXPECTED_TOKENS) + 16 : 0;
+  let tokenData = new Int32Array(tokenCapacity * 3);
+  const tokenNames = new Array<string>(tokenCapacity);
+  const tokenAttrs = new Array<string[] | null>(tokenCapacity);
   const growTokens = (): void => {
-    const grown = (array: Int32Array): Int32Array => {
-      const larger = new Int32Array(array.length * 2 + 16);
-      larger.set(array);
-      return larger;
-    };
-    tokenKinds = grown(tokenKinds);
-    tokenFrom = grown(tokenFrom);
-    tokenTo = grown(tokenTo);
+    const capacity = tokenCapacity * 2 + 16;
+    const larger = new Int32Array(capacity * 3);
+    for (let block = 0; block < 3; block++)
+      larger.set(tokenData.subarray(block * tokenCapacity, (block + 1) * tokenCapacity), block * capacity);
+    tokenData = larger;
+    tokenCapacity = capacity;
   };
   /** Tokens end before this offset are inside what htmlparser2 reads as a CDATA section. */
   let skipTokensUntil = 0;
-  /** `slot`: the known-names slot of a START or END token's name when the reading has it, else -1. */
+  /**
+   * `kind`: a TOKEN, with its TOKEN_FLAG bits for a START token; `slot`: the known-names slot of a
+   * START or END token's name when the reading has it, else -1.
+   */
   const token = (
     kind: number,
     name: string,
@@ -228,14 +254,14 @@ export function readMarkup(
   ): void => {
     if (!tokens) return;
     if (to <= skipTokensUntil) return;
-    if (kind >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
+    if ((kind & TOKEN_KIND_MASK) >= TOKEN.TEXT && from < skipTokensUntil) from = skipTokensUntil;
     const k = tokenCount++;
-    if (k === tokenKinds.length) growTokens();
-    tokenKinds[k] = kind | ((slot + 1) << TOKEN_KIND_BITS);
+    if (k === tokenCapacity) growTokens();
+    tokenData[k] = kind | ((slot + 1) << TOKEN_SLOT_SHIFT);
     tokenNames[k] = name;
     tokenAttrs[k] = attrs;
-    tokenFrom[k] = from;
-    tokenTo[k] = to;
+    tokenData[tokenCapacity + k] = from;
+    tokenData[2 * tokenCapacity + k] = to;
   };
 
   const stack: number[] = [];
@@ -497,6 +523,7 @@ export function readMarkup(
       // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
       let slashed = false;
       let hasEntity = false;
+      let tokenFlags = 0;
       for (;;) {
         while (j < n && (isSpace(html.charCodeAt(j)) || html.charCodeAt(j) === 47)) {
           selfClosing = html.charCodeAt(j) === 47;
@@ -522,7 +549,8 @@ export function readMarkup(
           nameHash = nameHashStep(nameHash, code);
           j++;
         }
-        const name = lowerName(html, nameStart, j, nameHash);
+        const nameSlotAt = nameSlot(html, nameStart, j, nameHash);
+        const name = nameSlotAt >= 0 ? slotName(nameSlotAt) : html.slice(nameStart, j).toLowerCase();
         while (j < n && isSpace(html.charCodeAt(j))) j++;
         let value = '';
         let valueFrom = j;
@@ -551,6 +579,7 @@ export function readMarkup(
         if (!hasAttribute(attributes, attrCount, name)) {
           attributes[attrCount++] = name;
           attributes[attrCount++] = value;
+          if (nameSlotAt >= 0) tokenFlags |= ATTRIBUTE_FLAGS[nameSlotAt];
           if (!hasEntity && valueTo > valueFrom && ampFrom(valueFrom) < valueTo) hasEntity = true;
         }
       }
@@ -559,7 +588,7 @@ export function readMarkup(
       textFrom = i;
       // The tokens keep values as written (their readers decode them as htmlparser2 does); the
       // tree decodes them itself, sharing the array when there is nothing to decode.
-      token(TOKEN.START, tag, slot, attrs, slashed ? 1 : 0, i);
+      token(TOKEN.START | tokenFlags, tag, slot, attrs, slashed ? 1 : 0, i);
       const rule = tagRuleAt(slot, tag);
       let inTree = false;
       if (treeText()) {
@@ -654,11 +683,11 @@ export function readMarkup(
     tokenNames.length = count;
     tokenAttrs.length = count;
     return {
-      kinds: tokenKinds.subarray(0, count),
+      kinds: new Int32Array(tokenData.buffer, 0, count),
       names: tokenNames,
       attrs: tokenAttrs,
-      from: tokenFrom.subarray(0, count),
-      to: tokenTo.subarray(0, count),
+      from: new Int32Array(tokenData.buffer, tokenCapacity * Int32Array.BYTES_PER_ELEMENT, count),
+      to: new Int32Array(tokenData.buffer, tokenCapacity * 2 * Int32Array.BYTES_PER_ELEMENT, count),
     };
   };
 

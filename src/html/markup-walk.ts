@@ -91,6 +91,17 @@ const htmlIntegrationElements = [
   'title',
 ];
 
+/**
+ * The names a start tag may close implicitly, a bit each: a rule holds the bits of the names its
+ * start tag closes, and the walk keeps each open element's bit beside its name, so that the check of
+ * the innermost element is an AND instead of a look-up of its name in a set.
+ */
+const IMPLICITLY_CLOSED = [...new Set([...openImpliesClose.values()].flatMap((names) => [...names]))];
+const closedBit = (name: string): number => {
+  const at = IMPLICITLY_CLOSED.indexOf(name);
+  return at < 0 ? 0 : 1 << at;
+};
+
 /** What htmlparser2 does with an element, by tag name: one look-up per token instead of five. */
 interface ElementRule {
   readonly isVoid: boolean;
@@ -98,11 +109,13 @@ interface ElementRule {
   readonly foreign: boolean;
   /** An HTML integration point inside foreign content: the HTML context comes back. */
   readonly integration: boolean;
-  /** Open elements its start tag closes while they are the innermost. */
-  readonly impliesClose: ReadonlySet<string> | undefined;
+  /** The bits (IMPLICITLY_CLOSED) of the open elements its start tag closes while they are the innermost. */
+  readonly closes: number;
+  /** Its own bit in IMPLICITLY_CLOSED, 0 when no start tag closes it. */
+  readonly closedBit: number;
 }
 
-const ORDINARY: ElementRule = { isVoid: false, foreign: false, integration: false, impliesClose: undefined };
+const ORDINARY: ElementRule = { isVoid: false, foreign: false, integration: false, closes: 0, closedBit: 0 };
 /** Only the names with a rule (any other, custom elements included, is ORDINARY): a fixed table. */
 const RULES = new Map<string, ElementRule>();
 for (const name of [
@@ -110,12 +123,14 @@ for (const name of [
   ...voidElements,
   ...foreignContextElements,
   ...htmlIntegrationElements,
+  ...IMPLICITLY_CLOSED,
 ]) {
   RULES.set(name, {
     isVoid: voidElements.includes(name),
     foreign: foreignContextElements.includes(name),
     integration: htmlIntegrationElements.includes(name),
-    impliesClose: openImpliesClose.get(name),
+    closes: [...(openImpliesClose.get(name) ?? [])].reduce((bits, closed) => bits | closedBit(closed), 0),
+    closedBit: closedBit(name),
   });
 }
 
@@ -210,6 +225,12 @@ export abstract class MarkupWalk {
       return slot >= 0 ? bySlot[slot] : (byName.get(name) ?? ORDINARY_ENTRY);
     };
     const foreignContext: boolean[] = [false];
+    /** The closedBit of each open element, in step with the stack. */
+    const openBits: number[] = [];
+    const closeInnermost = (): void => {
+      openBits.pop();
+      this.onClose(stack.pop() as string);
+    };
     const { kinds, names, from, to } = this.tokens;
     // The length and each token's entry read once: every read of a typed array checks its buffer,
     // and instruction counts showed the repeated reads.
@@ -221,10 +242,9 @@ export abstract class MarkupWalk {
         const name = names[k];
         const entry = entryOf(packed, name);
         const rule = entry.rule;
-        const implied = rule.impliesClose;
-        if (implied !== undefined) {
-          while (stack.length > 0 && implied.has(stack[stack.length - 1]))
-            this.onClose(stack.pop() as string);
+        const closes = rule.closes;
+        if (closes !== 0) {
+          while (openBits.length > 0 && (closes & openBits[openBits.length - 1]) !== 0) closeInnermost();
         }
         this.onOpen(name, k, entry.flags);
         if (rule.isVoid) {
@@ -235,7 +255,10 @@ export abstract class MarkupWalk {
         else if (rule.integration) foreignContext.push(false);
         // Self-closing counts in foreign content only (the element itself may have started it).
         if (from[k] === 1 && foreignContext[foreignContext.length - 1]) this.onClose(name);
-        else stack.push(name);
+        else {
+          stack.push(name);
+          openBits.push(rule.closedBit);
+        }
       } else if (kind === TOKEN.END) {
         const name = names[k];
         const rule = entryOf(packed, name).rule;
@@ -244,7 +267,7 @@ export abstract class MarkupWalk {
           // Most end tags close the innermost element: no search of the stack for those.
           const at = stack[stack.length - 1] === name ? stack.length - 1 : stack.lastIndexOf(name);
           if (at !== -1) {
-            while (stack.length > at) this.onClose(stack.pop() as string);
+            while (stack.length > at) closeInnermost();
           } else if (name === 'p') {
             // <p> implies the close of an open <p> only, and none is open here.
             this.onOpen('p', IMPLIED, (byName.get('p') as TagEntry).flags);
@@ -258,6 +281,6 @@ export abstract class MarkupWalk {
         this.onText(kind, from[k], to[k]);
       }
     }
-    while (stack.length > 0) this.onClose(stack.pop() as string);
+    while (stack.length > 0) closeInnermost();
   }
 }
