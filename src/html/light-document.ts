@@ -407,6 +407,101 @@ export function readMarkup(
     return null;
   };
 
+  /** The start tag readStartTag read last: its name, slot, attributes and how it ends. */
+  let startTag = '';
+  let startSlot = -1;
+  let startAttrs: string[] = [];
+  let startSelfClosing = false;
+  let startHasEntity = false;
+  /**
+   * Reads the start tag at `lt` (a "<" before a letter) to its ">", records its START token and
+   * leaves the tag in the start* variables; returns where the reading goes on, or -1 when the input
+   * ends inside the tag (it is dropped). A function of its own rather than part of `scan`: V8 gives
+   * each optimized function a budget of inlined code, and the attribute loop's helpers (name slots,
+   * the "&" search, the token) used up scan's, leaving its other hot calls uninlined.
+   */
+  const readStartTag = (lt: number, n: number): number => {
+    let j = lt + 1;
+    let hash = 0;
+    while (j < n) {
+      const code = html.charCodeAt(j);
+      if (isSpace(code) || code === 62 || code === 47) break;
+      hash = nameHashStep(hash, code);
+      j++;
+    }
+    const slot = nameSlot(html, lt + 1, j, hash);
+    const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 1, j).toLowerCase();
+    let attrCount = 0;
+    let selfClosing = false;
+    // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
+    let slashed = false;
+    let hasEntity = false;
+    let tokenFlags = 0;
+    for (;;) {
+      while (j < n && (isSpace(html.charCodeAt(j)) || html.charCodeAt(j) === 47)) {
+        selfClosing = html.charCodeAt(j) === 47;
+        if (selfClosing) slashed = true;
+        j++;
+      }
+      if (j >= n) return -1;
+      if (html.charCodeAt(j) === 62) {
+        j++;
+        break;
+      }
+      selfClosing = false;
+      slashed = false;
+      const nameStart = j;
+      let nameHash = nameHashStep(0, html.charCodeAt(j));
+      j++; // a name may start with "="
+      while (j < n) {
+        const code = html.charCodeAt(j);
+        if (isSpace(code) || code === 47 || code === 62 || code === 61) break;
+        nameHash = nameHashStep(nameHash, code);
+        j++;
+      }
+      const nameSlotAt = nameSlot(html, nameStart, j, nameHash);
+      const name = nameSlotAt >= 0 ? slotName(nameSlotAt) : html.slice(nameStart, j).toLowerCase();
+      while (j < n && isSpace(html.charCodeAt(j))) j++;
+      let value = '';
+      let valueFrom = j;
+      let valueTo = j;
+      if (j < n && html.charCodeAt(j) === 61 /* = */) {
+        j++;
+        while (j < n && isSpace(html.charCodeAt(j))) j++;
+        const quote = j < n ? html.charCodeAt(j) : -1;
+        if (quote === 34 || quote === 39) {
+          const close = html.indexOf(quote === 34 ? '"' : "'", j + 1);
+          if (close < 0 || close >= n) return -1;
+          valueFrom = j + 1;
+          valueTo = close;
+          value = html.slice(valueFrom, close);
+          j = close + 1;
+        } else {
+          valueFrom = j;
+          while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
+          valueTo = j;
+          value = html.slice(valueFrom, j);
+        }
+      }
+      if (!hasAttribute(attributes, attrCount, name)) {
+        attributes[attrCount++] = name;
+        attributes[attrCount++] = value;
+        if (nameSlotAt >= 0) tokenFlags |= ATTRIBUTE_FLAGS[nameSlotAt];
+        if (!hasEntity && valueTo > valueFrom && ampFrom(valueFrom) < valueTo) hasEntity = true;
+      }
+    }
+    const attrs = takeAttributes(attributes, attrCount);
+    // The tokens keep values as written (their readers decode them as htmlparser2 does); the
+    // tree decodes them itself, sharing the array when there is nothing to decode.
+    token(TOKEN.START | tokenFlags, tag, slot, attrs, slashed ? 1 : 0, j);
+    startTag = tag;
+    startSlot = slot;
+    startAttrs = attrs;
+    startSelfClosing = selfClosing;
+    startHasEntity = hasEntity;
+    return j;
+  };
+
   /**
    * Reads html[from, to). With `tree`, builds the light tree (and records tokens); without, only
    * records tokens, with htmlparser2's raw-text elements (the body of a noscript, iframe...). Returns
@@ -419,7 +514,7 @@ export function readMarkup(
     // the tree keeps such a "<" as a piece of its own. `textFrom` is where the tokens' text starts.
     let textFrom = from;
     const treeText = (): boolean => tree && !truncated;
-    scan: while (i < n) {
+    while (i < n) {
       let lt = html.indexOf('<', i);
       if (lt >= n) lt = -1;
       if (lt < 0) {
@@ -507,88 +602,17 @@ export function readMarkup(
         continue;
       }
 
-      // Start tag: name, then attributes until ">"; end of input inside the tag drops it.
-      let j = lt + 1;
-      let hash = 0;
-      while (j < n) {
-        const code = html.charCodeAt(j);
-        if (isSpace(code) || code === 62 || code === 47) break;
-        hash = nameHashStep(hash, code);
-        j++;
+      i = readStartTag(lt, n);
+      if (i < 0) {
+        textFrom = n; // the input ends inside the tag: dropped
+        break;
       }
-      const slot = nameSlot(html, lt + 1, j, hash);
-      const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 1, j).toLowerCase();
-      let attrCount = 0;
-      let selfClosing = false;
-      // htmlparser2's "self-closing": a "/" followed by spaces only, up to the ">".
-      let slashed = false;
-      let hasEntity = false;
-      let tokenFlags = 0;
-      for (;;) {
-        while (j < n && (isSpace(html.charCodeAt(j)) || html.charCodeAt(j) === 47)) {
-          selfClosing = html.charCodeAt(j) === 47;
-          if (selfClosing) slashed = true;
-          j++;
-        }
-        if (j >= n) {
-          textFrom = n; // the input ends inside the tag: dropped
-          break scan;
-        }
-        if (html.charCodeAt(j) === 62) {
-          j++;
-          break;
-        }
-        selfClosing = false;
-        slashed = false;
-        const nameStart = j;
-        let nameHash = nameHashStep(0, html.charCodeAt(j));
-        j++; // a name may start with "="
-        while (j < n) {
-          const code = html.charCodeAt(j);
-          if (isSpace(code) || code === 47 || code === 62 || code === 61) break;
-          nameHash = nameHashStep(nameHash, code);
-          j++;
-        }
-        const nameSlotAt = nameSlot(html, nameStart, j, nameHash);
-        const name = nameSlotAt >= 0 ? slotName(nameSlotAt) : html.slice(nameStart, j).toLowerCase();
-        while (j < n && isSpace(html.charCodeAt(j))) j++;
-        let value = '';
-        let valueFrom = j;
-        let valueTo = j;
-        if (j < n && html.charCodeAt(j) === 61 /* = */) {
-          j++;
-          while (j < n && isSpace(html.charCodeAt(j))) j++;
-          const quote = j < n ? html.charCodeAt(j) : -1;
-          if (quote === 34 || quote === 39) {
-            const close = html.indexOf(quote === 34 ? '"' : "'", j + 1);
-            if (close < 0 || close >= n) {
-              textFrom = n;
-              break scan;
-            }
-            valueFrom = j + 1;
-            valueTo = close;
-            value = html.slice(valueFrom, close);
-            j = close + 1;
-          } else {
-            valueFrom = j;
-            while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
-            valueTo = j;
-            value = html.slice(valueFrom, j);
-          }
-        }
-        if (!hasAttribute(attributes, attrCount, name)) {
-          attributes[attrCount++] = name;
-          attributes[attrCount++] = value;
-          if (nameSlotAt >= 0) tokenFlags |= ATTRIBUTE_FLAGS[nameSlotAt];
-          if (!hasEntity && valueTo > valueFrom && ampFrom(valueFrom) < valueTo) hasEntity = true;
-        }
-      }
-      const attrs = takeAttributes(attributes, attrCount);
-      i = j;
       textFrom = i;
-      // The tokens keep values as written (their readers decode them as htmlparser2 does); the
-      // tree decodes them itself, sharing the array when there is nothing to decode.
-      token(TOKEN.START | tokenFlags, tag, slot, attrs, slashed ? 1 : 0, i);
+      const tag = startTag;
+      const slot = startSlot;
+      const attrs = startAttrs;
+      const selfClosing = startSelfClosing;
+      const hasEntity = startHasEntity;
       const rule = tagRuleAt(slot, tag);
       let inTree = false;
       if (treeText()) {
