@@ -85,6 +85,23 @@ function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }
 
+/** The nameHashStep hash of the tag name tagNameEnd read last. */
+let tagNameHash = 0;
+
+/** Where the tag name at `from` ends (a space, "/" or ">"); leaves its hash in tagNameHash. */
+function tagNameEnd(html: string, from: number, n: number): number {
+  let j = from;
+  let hash = 0;
+  while (j < n) {
+    const code = html.charCodeAt(j);
+    if (isSpace(code) || code === 62 || code === 47) break;
+    hash = nameHashStep(hash, code);
+    j++;
+  }
+  tagNameHash = hash;
+  return j;
+}
+
 /**
  * How many elements of each known tag name (by its known-names slot) are open in the tree being
  * read: an array read instead of a map for the names of the table. Zeroed at each reading's start.
@@ -421,15 +438,8 @@ export function readMarkup(
    * the "&" search, the token) used up scan's, leaving its other hot calls uninlined.
    */
   const readStartTag = (lt: number, n: number): number => {
-    let j = lt + 1;
-    let hash = 0;
-    while (j < n) {
-      const code = html.charCodeAt(j);
-      if (isSpace(code) || code === 62 || code === 47) break;
-      hash = nameHashStep(hash, code);
-      j++;
-    }
-    const slot = nameSlot(html, lt + 1, j, hash);
+    let j = tagNameEnd(html, lt + 1, n);
+    const slot = nameSlot(html, lt + 1, j, tagNameHash);
     const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 1, j).toLowerCase();
     let attrCount = 0;
     let selfClosing = false;
@@ -571,15 +581,8 @@ export function readMarkup(
           textFrom = i;
           continue;
         }
-        let j = lt + 2;
-        let hash = 0;
-        while (j < n) {
-          const code = html.charCodeAt(j);
-          if (isSpace(code) || code === 62 || code === 47) break;
-          hash = nameHashStep(hash, code);
-          j++;
-        }
-        const slot = nameSlot(html, lt + 2, j, hash);
+        const j = tagNameEnd(html, lt + 2, n);
+        const slot = nameSlot(html, lt + 2, j, tagNameHash);
         const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 2, j).toLowerCase();
         const close = html.indexOf('>', j);
         if (close < 0 || close >= n) {
