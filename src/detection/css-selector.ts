@@ -1,5 +1,5 @@
 import { getAttribute, type LightDocument, type LightElement } from '../html';
-import { nameSlot, slotName } from '../html/known-names';
+import { lowerName } from '../html/known-names';
 
 /**
  * CSS selectors as the fingerprints use them (type, #id, .class, attribute tests with the six
@@ -152,7 +152,7 @@ class SelectorParser {
     const compound: Compound = { tag: null, ids: [], classes: [], attrs: [], pseudos: [] };
     const start = this.i;
     if (this.s[this.i] === '*') this.i++;
-    else if (isIdentChar(this.code(this.i))) compound.tag = tableName(this.ident().toLowerCase());
+    else if (isIdentChar(this.code(this.i))) compound.tag = tableName(this.ident());
     for (;;) {
       const c = this.s[this.i];
       if (c === '#') {
@@ -177,7 +177,7 @@ class SelectorParser {
 
   private attribute(): AttrTest {
     this.spaces();
-    const name = tableName(this.ident().toLowerCase());
+    const name = tableName(this.ident());
     this.spaces();
     let op: AttrTest['op'] = '';
     let value = '';
@@ -251,13 +251,12 @@ class SelectorParser {
 }
 
 /**
- * The known-names table's own string for a name it holds, else the name: the reading records known
- * tag and attribute names as those strings, and the page's index and tests compare the selector's
- * names with them, a comparison of two such strings being one of identity.
+ * The name lowercased, as the known-names table's own string when it holds it: the reading records
+ * known tag and attribute names as those strings, and the page's index and tests compare the
+ * selector's names with them, a comparison of two such strings being one of identity.
  */
 function tableName(name: string): string {
-  const slot = nameSlot(name, 0, name.length);
-  return slot >= 0 ? slotName(slot) : name;
+  return lowerName(name, 0, name.length);
 }
 
 /** The a and b of an+b (odd, even, 3, 2n+1, -n+3, n). */
