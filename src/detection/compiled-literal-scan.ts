@@ -8,15 +8,16 @@ import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assemb
  * first; docs/performance.md); here each scanner gets a module of its own, with its table offsets,
  * shifts and window masks as constants.
  *
- * The scanner builds the tables (filing literals, ranks, records) in JavaScript and hands them over;
- * the scan runs here. One memory per scanner, of fixed size:
+ * The scanner builds the tables (filing literals, group starts, records) in JavaScript and hands
+ * them over; the scan runs here. One memory per scanner, of fixed size:
  *   FOLD     per UTF-16 code unit, the lowercase code literals use (u16), 0 when no literal has it
  *   FOLD BYTE  the same, its low 8 bits (what a window takes of a character: a load, not a shift too)
  *   per table (long, then short when there are short literals):
  *     BITS     a bit per slot: some literal is filed there (cleared in a scan once all are found)
- *     RANKS    per 32-bit word of BITS: the occupied slots before it, and its bits as built
- *     STARTS   per occupied slot, where its records begin (in i32), and the end of the last
- *     RECORDS  per filed literal: id, where its anchor window ends, length, window, characters
+ *     STARTS   per group of GROUP_SLOTS slots, where the records filed under them begin (in
+ *              bytes), and the end of the last: a hit reads one word here, then the records
+ *     RECORDS  per filed literal, by group: window, id, where its anchor window ends, length,
+ *              characters (u16)
  *   SCREEN   a second bit table of the long literals' anchor windows, by another hash: a window
  *            that only shares its long slot with some anchor is dropped without reading the slot
  *   FOUND    a byte per literal: found in this scan, or before it when the caller says so; all 0
@@ -36,34 +37,45 @@ export const SCREEN_HASH = 0x85ebca6b;
 const PAGE = 65536;
 const CODE_UNITS = 65536;
 
-export const RECORD_ID = 0;
-export const RECORD_END = 1;
-export const RECORD_LENGTH = 2;
-export const RECORD_WINDOW = 3;
-export const RECORD_CHARS = 4;
+/**
+ * A record, in 16-bit units: its anchor window (i32), its id (i32), where its anchor window ends,
+ * its length, then its characters; padded to whole 32-bit words (recordBytes).
+ */
+export const RECORD_WINDOW = 0;
+export const RECORD_ID = 2;
+export const RECORD_END = 4;
+export const RECORD_LENGTH = 5;
+export const RECORD_CHARS = 6;
+/**
+ * Slots per group (a power of two): a group's records are walked from its start, each record's own
+ * slot told by its window's hash. With one group per word of the bit table, a hit reads one start
+ * and the group's few records, which sit together: no rank nor per-slot start to load first.
+ */
+export const GROUP_BITS = 5;
+
+/** The bytes of a record of `length` characters (see RECORD_WINDOW). */
+export function recordBytes(length: number): number {
+  return (2 * (RECORD_CHARS + length) + 3) & ~3;
+}
 
 /**
  * Literals filed by the hash of one window each (see literal-scanner.ts), in a compact layout:
- * checking a hit reads a few neighbouring words rather than scattered per-slot arrays.
+ * checking a hit reads a start and a few neighbouring records rather than scattered per-slot arrays.
  */
 export interface ScanTable {
   /** A window's slot is the top (32 - shift) bits of its hash. */
   readonly shift: number;
   /** Bit h set when some literal is filed under slot h. */
   readonly bits: Int32Array;
+  /** How many slots have a literal filed under them. */
+  readonly occupied: number;
   /**
-   * Per 32-bit word of the table, in pairs: the number of occupied slots before the word and the
-   * word's bits. An occupied slot's rank (its number among the occupied slots) is the first plus
-   * the bits set below it in the second.
+   * The records of the slots of group g (slots g << GROUP_BITS and on) are at bytes
+   * starts[g]..starts[g + 1] of `records`.
    */
-  readonly ranks: Int32Array;
-  /** The records of the slot of rank r are at records[slotStart[r]..slotStart[r + 1]). */
-  readonly slotStart: Int32Array;
-  /**
-   * One record per filed literal: its id, the offset where its anchor window ends, its length, its
-   * window packed as the scan packs it (8 bits per character), then its character codes.
-   */
-  readonly records: Int32Array;
+  readonly starts: Int32Array;
+  /** The records (see RECORD_WINDOW), by group; within a group, in the order of ids. */
+  readonly records: Uint16Array;
 }
 
 export interface ScanTables {
@@ -88,7 +100,6 @@ const STATE_CLEARED = 8;
 interface TableAt {
   shift: number;
   bits: number;
-  ranks: number;
   starts: number;
   records: number;
 }
@@ -121,7 +132,7 @@ class Layout {
     this.screenShift = tables.screenShift;
     this.found = this.take(tables.literalCount);
     this.list = this.take(tables.literalCount * 4);
-    this.cleared = this.take((tables.long.slotStart.length + (tables.short?.slotStart.length ?? 0)) * 4);
+    this.cleared = this.take((tables.long.occupied + (tables.short?.occupied ?? 0)) * 4);
     this.state = this.take(16);
     this.textChars = SCAN_CHUNK + 2 * tables.longest;
     this.text = this.take(this.textChars * 2);
@@ -138,9 +149,8 @@ class Layout {
     return {
       shift: table.shift,
       bits: this.take(table.bits.length * 4),
-      ranks: this.take(table.ranks.length * 4),
-      starts: this.take(table.slotStart.length * 4),
-      records: this.take(table.records.length * 4),
+      starts: this.take(table.starts.length * 4),
+      records: this.take(table.records.length * 2),
     };
   }
 }
@@ -199,26 +209,33 @@ function compareBody(layout: Layout, table: TableAt, short: boolean): number[] {
   const note = short ? [...get(SLOT), ...i32(-1), OP.i32Xor] : get(SLOT);
   // prettier-ignore
   return [
-    // The slot's rank: the occupied slots before its word, plus those set below it in the word.
-    ...get(SLOT), ...i32(5), OP.i32ShrU, ...i32(3), OP.i32Shl, ...set(T),
-    ...get(T), ...load32(table.ranks),
-    ...get(T), ...load32(table.ranks + 4), ...i32(1), ...get(SLOT), OP.i32Shl, ...i32(1), OP.i32Sub, OP.i32And,
-    OP.i32Popcnt, OP.i32Add,
-    ...i32(2), OP.i32Shl, ...tee(T), ...load32(table.starts), ...set(RECORD),
+    // The records of the slot's group, from its start to the next group's.
+    ...get(SLOT), ...i32(GROUP_BITS), OP.i32ShrU, ...i32(2), OP.i32Shl, ...tee(T), ...load32(table.starts), ...set(RECORD),
     ...get(T), ...load32(table.starts + 4), ...set(END),
     OP.block, VOID_BLOCK,
     ...get(RECORD), ...get(END), OP.i32GeU, OP.brIf, 0,
     OP.loop, VOID_BLOCK,
-    ...get(RECORD), ...i32(2), OP.i32Shl, ...tee(T), ...load32(table.records + RECORD_ID * 4), ...set(ID),
-    ...get(T), ...load32(table.records + RECORD_LENGTH * 4), ...set(LENGTH),
-    ...get(RECORD), ...i32(RECORD_CHARS), OP.i32Add, ...tee(CHARS), ...get(LENGTH), OP.i32Add, ...set(RECORD),
+    ...get(RECORD), ...tee(T), ...load16(table.records + RECORD_LENGTH * 2), ...set(LENGTH),
+    ...get(T), ...i32(RECORD_CHARS * 2), OP.i32Add, ...set(CHARS),
+    // The next record: this one's bytes rounded up to whole words (recordBytes).
+    ...get(T), ...i32(RECORD_CHARS * 2 + 3), OP.i32Add, ...get(LENGTH), ...i32(1), OP.i32Shl, OP.i32Add,
+    ...i32(-4), OP.i32And, ...set(RECORD),
     OP.block, VOID_BLOCK, // this record done
-    ...get(ID), ...load8(layout.found), OP.brIf, 0,
-    // Another window than the literal's own (a hash collision; in the short table, also the window
-    // of another length, whose own probe compares this literal at the same position).
-    ...get(T), ...load32(table.records + RECORD_WINDOW * 4), ...get(WINDOW), OP.i32Ne,
-    OP.if, VOID_BLOCK, ...i32(1), ...set(PENDING), OP.br, 1, OP.end,
-    ...get(POSITION), ...i32(1), OP.i32Add, ...get(T), ...load32(table.records + RECORD_END * 4), OP.i32Sub,
+    // Another window than the one probed: a record of another slot of the group, passed over, or
+    // a hash collision in this slot (in the short table, also the window of another length, whose
+    // own probe compares this literal at the same position), which keeps the slot from clearing
+    // unless its literal is found already.
+    ...get(T), ...load32(table.records + RECORD_WINDOW * 2), ...tee(ID), ...get(WINDOW), OP.i32Ne,
+    OP.if, VOID_BLOCK,
+    ...get(ID), ...i32(HASH), OP.i32Mul, ...i32(table.shift), OP.i32ShrU, ...get(SLOT), OP.i32Eq,
+    OP.if, VOID_BLOCK,
+    ...get(T), ...load32(table.records + RECORD_ID * 2), ...load8(layout.found), OP.i32Eqz,
+    OP.if, VOID_BLOCK, ...i32(1), ...set(PENDING), OP.end,
+    OP.end,
+    OP.br, 1,
+    OP.end,
+    ...get(T), ...load32(table.records + RECORD_ID * 2), ...tee(ID), ...load8(layout.found), OP.brIf, 0,
+    ...get(POSITION), ...i32(1), OP.i32Add, ...get(T), ...load16(table.records + RECORD_END * 2), OP.i32Sub,
     ...tee(START), ...i32(0), OP.i32LtS,
     ...get(START), ...get(LENGTH), OP.i32Add, ...get(REGION), OP.i32GtS, OP.i32Or,
     OP.if, VOID_BLOCK, ...i32(1), ...set(PENDING), OP.br, 1, OP.end,
@@ -228,7 +245,7 @@ function compareBody(layout: Layout, table: TableAt, short: boolean): number[] {
     ...get(J), ...get(LENGTH), OP.i32GeU, OP.brIf, 1,
     ...get(START), ...get(J), OP.i32Add, ...i32(1), OP.i32Shl, ...load16(layout.text),
     ...i32(1), OP.i32Shl, ...load16(layout.fold),
-    ...get(CHARS), ...get(J), OP.i32Add, ...i32(2), OP.i32Shl, ...load32(table.records),
+    ...get(CHARS), ...get(J), ...i32(1), OP.i32Shl, OP.i32Add, ...load16(table.records),
     OP.i32Ne, OP.brIf, 1,
     ...get(J), ...i32(1), OP.i32Add, ...set(J), OP.br, 0,
     OP.end,
@@ -385,9 +402,8 @@ export class CompiledLiteralScan {
     const copyTable = (table: ScanTable, at: TableAt): Int32Array => {
       const bits = new Int32Array(buffer, at.bits, table.bits.length);
       bits.set(table.bits);
-      new Int32Array(buffer, at.ranks, table.ranks.length).set(table.ranks);
-      new Int32Array(buffer, at.starts, table.slotStart.length).set(table.slotStart);
-      new Int32Array(buffer, at.records, table.records.length).set(table.records);
+      new Int32Array(buffer, at.starts, table.starts.length).set(table.starts);
+      new Uint16Array(buffer, at.records, table.records.length).set(table.records);
       return bits;
     };
     this.longBits = copyTable(tables.long, layout.long);

@@ -1,5 +1,6 @@
 import {
   CompiledLiteralScan,
+  GROUP_BITS,
   HASH,
   RECORD_CHARS,
   RECORD_END,
@@ -7,6 +8,7 @@ import {
   RECORD_LENGTH,
   RECORD_WINDOW,
   SCREEN_HASH,
+  recordBytes,
   type ScanTable,
 } from './compiled-literal-scan';
 import { markupWindowGrade } from './markup-window-grade';
@@ -98,14 +100,14 @@ export class LiteralScanner {
       if (threes.length > 0) shortLengths.add(3);
     }
     const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS, longPrefixes);
-    const screenShift = Math.max(long.shift, 32 - SCREEN_BITS);
+    const screenShift = Math.max(long.table.shift, 32 - SCREEN_BITS);
     this.compiled = new CompiledLiteralScan({
       fold,
-      long,
-      screen: screenOf(long, screenShift),
+      long: long.table,
+      screen: screenOf(long.windows, screenShift),
       screenShift,
       short: shortIds.length
-        ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS)
+        ? fileLiterals(literals, shortIds, SHORT_BITS, SHORT_SLOTS_PER_LITERAL_BITS).table
         : null,
       shortMasks: [...shortLengths].map(windowMask),
       literalCount: literals.length,
@@ -131,9 +133,10 @@ export class LiteralScanner {
 
 /**
  * Files each literal under the hash of one window (4 characters, or the whole literal when shorter),
- * choosing the window whose hash is rarest among all the literals' windows. This is on the start-up
- * path, mostly run before the JIT has optimized it: each loop is a function of its own, so that code
- * optimized while in one loop is not thrown away on reaching the next.
+ * choosing the window whose hash is rarest among all the literals' windows; `windows` are the
+ * anchor windows, one per id. This is on the start-up path, mostly run before the JIT has optimized
+ * it: each loop is a function of its own, so that code optimized while in one loop is not thrown
+ * away on reaching the next.
  */
 function fileLiterals(
   literals: readonly string[],
@@ -141,21 +144,25 @@ function fileLiterals(
   maxBits: number,
   slotsPerLiteralBits: number,
   prefixes: readonly number[] | null = null,
-): ScanTable {
+): { table: ScanTable; windows: Int32Array } {
   const hashBits = Math.min(
     maxBits,
     Math.max(MIN_BITS, Math.ceil(Math.log2(ids.length + 1)) + slotsPerLiteralBits),
   );
   const shift = 32 - hashBits;
   const frequency = windowFrequencies(literals, ids, prefixes, shift);
-  const unsorted = new Int32Array(recordsLength(literals, ids));
+  const anchorEnds = new Int32Array(ids.length);
+  const windows = new Int32Array(ids.length);
   const anchorHash = new Int32Array(ids.length);
-  writeRecords(literals, ids, prefixes, frequency, shift, unsorted, anchorHash);
+  chooseAnchors(literals, ids, prefixes, frequency, shift, anchorEnds, windows, anchorHash);
   const bits = new Int32Array(Math.max(1, (1 << hashBits) >>> 5));
   for (let n = 0; n < ids.length; n++) bits[anchorHash[n] >>> 5] |= 1 << (anchorHash[n] & 31);
-  const ranks = rankTable(bits);
-  const { slotStart, records } = sortBySlot(unsorted, anchorHash, ranks);
-  return { shift, bits, ranks, slotStart, records };
+  let occupied = 0;
+  for (let w = 0; w < bits.length; w++) occupied += bitCount(bits[w]);
+  const groups = Math.max(1, (1 << hashBits) >>> GROUP_BITS);
+  const starts = groupStarts(literals, ids, anchorHash, groups);
+  const records = writeRecords(literals, ids, anchorEnds, windows, anchorHash, starts);
+  return { table: { shift, bits, occupied, starts, records }, windows };
 }
 
 /** How many of the literals' windows (4 characters, or the whole literal when shorter) hash to h. */
@@ -187,39 +194,80 @@ function windowFrequencies(
   return frequency;
 }
 
-function recordsLength(literals: readonly string[], ids: readonly number[]): number {
-  let length = 0;
-  for (const id of ids) length += RECORD_CHARS + literals[id].length;
-  return length;
-}
-
 /**
- * Writes each literal's record, in the order of ids, with its anchor (see anchorEnd); anchorHash[n]
- * is the hash of ids[n]'s anchor window.
+ * Chooses each literal's anchor (see anchorEnd): for ids[n], where its window ends, the window packed
+ * as the scan packs it, and its hash.
  */
-function writeRecords(
+function chooseAnchors(
   literals: readonly string[],
   ids: readonly number[],
   prefixes: readonly number[] | null,
   frequency: Uint16Array,
   shift: number,
-  records: Int32Array,
+  anchorEnds: Int32Array,
+  windows: Int32Array,
   anchorHash: Int32Array,
 ): void {
-  for (let n = 0, at = 0; n < ids.length; n++) {
+  for (let n = 0; n < ids.length; n++) {
     const literal = literals[ids[n]];
     const prefix = prefixes === null ? ANY_WINDOW : prefixes[n];
-    for (let i = 0; i < literal.length; i++) records[at + RECORD_CHARS + i] = literal.charCodeAt(i);
     // A prefixed literal is filed under the given window: the prefix byte, then its three characters.
     const end = prefix === ANY_WINDOW ? anchorEnd(literal, frequency, shift) : literal.length;
     const window = prefix === ANY_WINDOW ? windowEndingAt(literal, end) : prefixedWindow(prefix, literal);
+    anchorEnds[n] = end;
+    windows[n] = window;
     anchorHash[n] = imul(window, HASH) >>> shift;
-    records[at + RECORD_ID] = ids[n];
-    records[at + RECORD_END] = end;
-    records[at + RECORD_LENGTH] = literal.length;
-    records[at + RECORD_WINDOW] = window;
-    at += RECORD_CHARS + literal.length;
   }
+}
+
+/**
+ * Where each group's records begin, in bytes, and (last) where they end: the records are laid out
+ * group by group (a counting sort of the literals by group).
+ */
+function groupStarts(
+  literals: readonly string[],
+  ids: readonly number[],
+  anchorHash: Int32Array,
+  groups: number,
+): Int32Array {
+  // starts[g + 1] first counts the bytes of group g; the running sums make them starts.
+  const starts = new Int32Array(groups + 1);
+  for (let n = 0; n < ids.length; n++) {
+    starts[(anchorHash[n] >>> GROUP_BITS) + 1] += recordBytes(literals[ids[n]].length);
+  }
+  for (let g = 0; g < groups; g++) starts[g + 1] += starts[g];
+  return starts;
+}
+
+/**
+ * The records (see RECORD_WINDOW) at their groups' places; within a group, in the order of ids (a
+ * slot's literals are compared in that order).
+ */
+function writeRecords(
+  literals: readonly string[],
+  ids: readonly number[],
+  anchorEnds: Int32Array,
+  windows: Int32Array,
+  anchorHash: Int32Array,
+  starts: Int32Array,
+): Uint16Array {
+  const buffer = new ArrayBuffer(starts[starts.length - 1]);
+  const words = new Int32Array(buffer);
+  const units = new Uint16Array(buffer);
+  const cursor = starts.slice(0, starts.length - 1);
+  for (let n = 0; n < ids.length; n++) {
+    const literal = literals[ids[n]];
+    if (literal.length > 0xffff) throw new Error('literal too long for the scan');
+    const group = anchorHash[n] >>> GROUP_BITS;
+    const at = cursor[group] >>> 1;
+    cursor[group] += recordBytes(literal.length);
+    words[(at + RECORD_WINDOW) >>> 1] = windows[n];
+    words[(at + RECORD_ID) >>> 1] = ids[n];
+    units[at + RECORD_END] = anchorEnds[n];
+    units[at + RECORD_LENGTH] = literal.length;
+    for (let i = 0; i < literal.length; i++) units[at + RECORD_CHARS + i] = literal.charCodeAt(i);
+  }
+  return units;
 }
 
 /**
@@ -277,63 +325,13 @@ function foldedBytes(fold: Uint16Array): number[] {
  * The screen of a table: a bit per anchor window, the top (32 - shift) bits of its SCREEN_HASH
  * product (see CompiledLiteralScan).
  */
-function screenOf(table: ScanTable, shift: number): Int32Array {
-  const { records } = table;
+function screenOf(windows: Int32Array, shift: number): Int32Array {
   const screen = new Int32Array(Math.max(1, (1 << (32 - shift)) >>> 5));
-  for (let at = 0; at < records.length; at += RECORD_CHARS + records[at + RECORD_LENGTH]) {
-    const h = imul(records[at + RECORD_WINDOW], SCREEN_HASH) >>> shift;
+  for (let n = 0; n < windows.length; n++) {
+    const h = imul(windows[n], SCREEN_HASH) >>> shift;
     screen[h >>> 5] |= 1 << (h & 31);
   }
   return screen;
-}
-
-/** The rank table of a bit table (see ScanTable.ranks). */
-function rankTable(bits: Int32Array): Int32Array {
-  const ranks = new Int32Array(bits.length * 2);
-  for (let w = 0, occupied = 0; w < bits.length; w++) {
-    ranks[w * 2] = occupied;
-    ranks[w * 2 + 1] = bits[w];
-    occupied += bitCount(bits[w]);
-  }
-  return ranks;
-}
-
-/** The number of occupied slots before slot h (its rank when occupied). */
-function rankOf(ranks: Int32Array, h: number): number {
-  const word = h >>> 5;
-  return ranks[word * 2] + bitCount(ranks[word * 2 + 1] & ((1 << (h & 31)) - 1));
-}
-
-/**
- * The records grouped by slot, in the order of ranks (a counting sort, stable: a slot's literals keep
- * the order of ids).
- */
-function sortBySlot(
-  unsorted: Int32Array,
-  anchorHash: Int32Array,
-  ranks: Int32Array,
-): { slotStart: Int32Array; records: Int32Array } {
-  const last = ranks.length - 2;
-  const occupied = ranks[last] + bitCount(ranks[last + 1]);
-  // slotStart[r + 1] first counts the record words of slot r; the running sums make them starts.
-  const slotStart = new Int32Array(occupied + 1);
-  const anchorRank = new Int32Array(anchorHash.length);
-  for (let n = 0, at = 0; n < anchorHash.length; n++) {
-    const length = RECORD_CHARS + unsorted[at + RECORD_LENGTH];
-    anchorRank[n] = rankOf(ranks, anchorHash[n]);
-    slotStart[anchorRank[n] + 1] += length;
-    at += length;
-  }
-  for (let r = 0; r < occupied; r++) slotStart[r + 1] += slotStart[r];
-  const cursor = slotStart.slice(0, occupied);
-  const records = new Int32Array(unsorted.length);
-  for (let n = 0, at = 0; n < anchorHash.length; n++) {
-    const length = RECORD_CHARS + unsorted[at + RECORD_LENGTH];
-    records.set(unsorted.subarray(at, at + length), cursor[anchorRank[n]]);
-    cursor[anchorRank[n]] += length;
-    at += length;
-  }
-  return { slotStart, records };
 }
 
 /** Character code → the lowercase code literals use, 0 for a character no literal contains. */
