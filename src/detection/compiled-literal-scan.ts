@@ -30,8 +30,15 @@ import { OP, VOID_BLOCK, assembleModule, i32, memoryAccess } from './wasm-assemb
  */
 export const SCAN_CHUNK = 16 * 1024;
 
-/** The window hash's multiplier (Fibonacci hashing: the product's top bits are the slot). */
-export const HASH = 0x9e3779b1;
+/**
+ * The window hash's multiplier (multiplicative hashing: the product's top bits are the slot). A
+ * window's first character moves only the product's top 8 bits, so windows that differ in it alone
+ * (a 3-character literal's prefixed windows, markup's "ding", "king", "ping") share the slot's
+ * lower bits, and whether two such families meet depends on the multiplier. The golden ratio's
+ * (0x9e3779b1) put common markup families ("Xing", "Xpro") on prefixed literals' slots: about a
+ * quarter more probe hits than other odd multipliers on pages the prior was not counted from.
+ */
+export const HASH = 0x1b873593;
 /** The screen's hash: another odd multiplier, whose top bits are not those of HASH's product. */
 export const SCREEN_HASH = 0x85ebca6b;
 const PAGE = 65536;

@@ -11,7 +11,7 @@ import {
   recordBytes,
   type ScanTable,
 } from './compiled-literal-scan';
-import { markupWindowGrade } from './markup-window-grade';
+import { markupSlotGrades, markupWindowGrade } from './markup-window-grade';
 
 /**
  * One-pass, case-insensitive multi-literal scan: an anchored hash filter (as in Rabin-Karp and
@@ -59,6 +59,11 @@ const SHORT_SLOTS_PER_LITERAL_BITS = 9;
 const ANY_WINDOW = -1;
 /** More than any count of windows (see writeRecords): a window's grade in markup comes first. */
 const GRADE_COST = 0x10000;
+/**
+ * Grades (about log2 of a count) taken off those of other windows sharing an anchor's slot: their
+ * occurrences cost a probe hit each, mostly stopped by the screen, not a comparison.
+ */
+const SHARED_SLOT_DISCOUNT = 2;
 /** At most this many prefixed windows of 3-character literals go in the long table. */
 const MAX_PREFIXED = 1 << 14;
 
@@ -99,7 +104,7 @@ export class LiteralScanner {
       shortIds.push(...threes);
       if (threes.length > 0) shortLengths.add(3);
     }
-    const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS, longPrefixes);
+    const long = fileLiterals(literals, longIds, LONG_BITS, SLOTS_PER_LITERAL_BITS, longPrefixes, fold);
     const screenShift = Math.max(long.table.shift, 32 - SCREEN_BITS);
     this.compiled = new CompiledLiteralScan({
       fold,
@@ -144,6 +149,7 @@ function fileLiterals(
   maxBits: number,
   slotsPerLiteralBits: number,
   prefixes: readonly number[] | null = null,
+  fold: Uint16Array | null = null,
 ): { table: ScanTable; windows: Int32Array } {
   const hashBits = Math.min(
     maxBits,
@@ -154,7 +160,8 @@ function fileLiterals(
   const anchorEnds = new Int32Array(ids.length);
   const windows = new Int32Array(ids.length);
   const anchorHash = new Int32Array(ids.length);
-  chooseAnchors(literals, ids, prefixes, frequency, shift, anchorEnds, windows, anchorHash);
+  const slotGrades = fold === null ? null : markupSlotGrades(fold, shift);
+  chooseAnchors(literals, ids, prefixes, frequency, shift, slotGrades, anchorEnds, windows, anchorHash);
   const bits = new Int32Array(Math.max(1, (1 << hashBits) >>> 5));
   for (let n = 0; n < ids.length; n++) bits[anchorHash[n] >>> 5] |= 1 << (anchorHash[n] & 31);
   let occupied = 0;
@@ -204,6 +211,7 @@ function chooseAnchors(
   prefixes: readonly number[] | null,
   frequency: Uint16Array,
   shift: number,
+  slotGrades: Uint8Array | null,
   anchorEnds: Int32Array,
   windows: Int32Array,
   anchorHash: Int32Array,
@@ -212,7 +220,7 @@ function chooseAnchors(
     const literal = literals[ids[n]];
     const prefix = prefixes === null ? ANY_WINDOW : prefixes[n];
     // A prefixed literal is filed under the given window: the prefix byte, then its three characters.
-    const end = prefix === ANY_WINDOW ? anchorEnd(literal, frequency, shift) : literal.length;
+    const end = prefix === ANY_WINDOW ? anchorEnd(literal, frequency, shift, slotGrades) : literal.length;
     const window = prefix === ANY_WINDOW ? windowEndingAt(literal, end) : prefixedWindow(prefix, literal);
     anchorEnds[n] = end;
     windows[n] = window;
@@ -272,10 +280,17 @@ function writeRecords(
 
 /**
  * Where a literal's anchor ends: at the window (4 characters, or the whole literal when shorter) the
- * page markup repeats least (markupWindowGrade), then of those the one whose hash is rarest among the
- * literals' windows (`frequency`, by the top 32 - shift bits), the first of equals.
+ * page markup repeats least (markupWindowGrade), or whose slot its common windows fall in least
+ * (`slotGrades`, see markupSlotGrades: a probe hit there costs less than one at the window itself),
+ * then of those the one whose hash is rarest among the literals' windows (`frequency`, by the top
+ * 32 - shift bits), the first of equals.
  */
-export function anchorEnd(literal: string, frequency: Uint16Array, shift: number): number {
+export function anchorEnd(
+  literal: string,
+  frequency: Uint16Array,
+  shift: number,
+  slotGrades: Uint8Array | null = null,
+): number {
   const q = Math.min(4, literal.length);
   let end = q;
   let least = Infinity;
@@ -285,7 +300,10 @@ export function anchorEnd(literal: string, frequency: Uint16Array, shift: number
     window = (window << 8) | (literal.charCodeAt(i) & 0xff);
     if (i + 1 < q) continue;
     const masked = q === 4 ? window : window & windowMask(q);
-    const cost = markupWindowGrade(masked) * GRADE_COST + frequency[imul(masked, HASH) >>> shift];
+    const slot = imul(masked, HASH) >>> shift;
+    const grade = markupWindowGrade(masked);
+    const shared = slotGrades === null ? 0 : slotGrades[slot] - SHARED_SLOT_DISCOUNT;
+    const cost = Math.max(grade, shared) * GRADE_COST + frequency[slot];
     if (cost < least) {
       least = cost;
       end = i + 1;

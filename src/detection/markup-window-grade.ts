@@ -48,3 +48,31 @@ function decode(): void {
     }
   }
 }
+
+/**
+ * Per slot of a table whose slot is the top (32 - shift) bits of a window's HASH product: the
+ * highest grade of the prior's windows that fall there, each character folded by `fold` as the scan
+ * folds it. A literal anchored in a slot the markup's common windows fall in costs a probe hit at
+ * each of their occurrences, though its own window is rare.
+ */
+export function markupSlotGrades(fold: Uint16Array, shift: number): Uint8Array {
+  if (keys.length === 0) decode();
+  const slots = new Uint8Array(2 ** (32 - shift));
+  for (let at = 0; at < keys.length; at++) {
+    const window = keys[at];
+    if (window === 0) continue;
+    const folded =
+      (foldedByte(fold, window >>> 24) << 24) |
+      (foldedByte(fold, window >>> 16) << 16) |
+      (foldedByte(fold, window >>> 8) << 8) |
+      foldedByte(fold, window);
+    const slot = imul(folded, HASH) >>> shift;
+    if (grades[at] > slots[slot]) slots[slot] = grades[at];
+  }
+  return slots;
+}
+
+/** What the scan's window takes of the character whose low 8 bits are those of `byte`. */
+function foldedByte(fold: Uint16Array, byte: number): number {
+  return fold[byte & 0xff] & 0xff;
+}

@@ -1,6 +1,6 @@
 import { HASH } from '../../../src/detection/compiled-literal-scan';
 import { anchorEnd } from '../../../src/detection/literal-scanner';
-import { markupWindowGrade } from '../../../src/detection/markup-window-grade';
+import { markupSlotGrades, markupWindowGrade } from '../../../src/detection/markup-window-grade';
 import { MARKUP_WINDOW_GRADES, MARKUP_WINDOWS } from '../../../src/detection/markup-window-prior';
 
 /** A window packed as the scan packs it: the low 8 bits of each character. */
@@ -41,5 +41,35 @@ describe('markup window grades', () => {
     const skewed = new Uint16Array(even);
     skewed[Math.imul(packed('richpanel'.slice(last - 4, last)), HASH) >>> shift] = 0;
     expect(anchorEnd('richpanel', skewed, shift)).toBe(last);
+  });
+
+  it("grades a slot by the prior's windows that fall in it, folded as the scan folds them", () => {
+    const shift = 13;
+    const identity = new Uint16Array(65536);
+    for (let code = 0; code < 256; code++) identity[code] = code;
+    const slots = markupSlotGrades(identity, shift);
+    const slotOf = (window: number): number => Math.imul(window, HASH) >>> shift;
+    for (const common of ['clas', 'div>', 'href']) {
+      expect(slots[slotOf(packed(common))]).toBeGreaterThanOrEqual(markupWindowGrade(packed(common)));
+    }
+    // A fold that keeps only letters: "s=\"p" folds to "s\0\0p", which takes that window's grade.
+    const letters = new Uint16Array(65536);
+    for (let code = 97; code <= 122; code++) letters[code] = code;
+    const folded = markupSlotGrades(letters, shift);
+    expect(folded[slotOf(packed('s\0\0p'))]).toBeGreaterThanOrEqual(markupWindowGrade(packed('s="p')));
+  });
+
+  it("anchors a literal away from a slot the markup's common windows fall in", () => {
+    const shift = 24;
+    const even = new Uint16Array(1 << (32 - shift)).fill(1);
+    const free = anchorEnd('richpanel', even, shift);
+    const none = new Uint8Array(1 << (32 - shift));
+    expect(anchorEnd('richpanel', even, shift, none)).toBe(free);
+    // The chosen window's slot crowded by common windows: another window, of no higher grade.
+    const crowded = new Uint8Array(none);
+    crowded[Math.imul(packed('richpanel'.slice(free - 4, free)), HASH) >>> shift] = 12;
+    const moved = anchorEnd('richpanel', even, shift, crowded);
+    expect(moved).not.toBe(free);
+    expect(markupWindowGrade(packed('richpanel'.slice(moved - 4, moved)))).toBe(0);
   });
 });
