@@ -222,9 +222,8 @@ export class DetectionEngine {
       const set = fp.textPatterns[kind];
       const usable = nonEmptyForms(items);
       if (usable.length === 0) return;
-      const candidates = scanned
-        ? set.candidatesIn([scanned])
-        : set.candidates(usable.length === 1 ? usable[0] : usable.flat());
+      const texts = usable.length === 1 ? usable[0] : usable.flat();
+      const candidates = scanned ? set.candidatesIn([scanned], texts) : set.candidates(texts);
       for (const index of candidates) {
         const { tech, pattern } = set.entries[index];
         for (const forms of usable) {

@@ -22,3 +22,41 @@ describe('PatternSet.candidates over several texts', () => {
     expect(set.candidates(['', ''])).toEqual([]);
   });
 });
+
+describe('PatternSet further sets with strings too short for the table', () => {
+  // Every match holds " amp" or " ⚡"; "⚡" alone is looked for in the texts.
+  const amp = '<html[^>]* (?:amp|⚡)[^-]';
+
+  it('keeps the pattern only when the table finds one string or a text holds a short one', () => {
+    const set = setOf(amp);
+    expect(set.candidates(['<html lang="en"><body>'])).toEqual([]);
+    expect(set.candidates(['<HTML AMP lang="en">'])).toEqual([0]);
+    expect(set.candidates(['<html ⚡ lang="en">'])).toEqual([0]);
+    expect(set.candidates(['<html lang="en">', '<p>⚡</p>'])).toEqual([0]);
+  });
+
+  it('counts a short string as found when the texts are not given', () => {
+    const set = setOf(amp);
+    const scan = set.table.scanFound(['<html lang="en">']);
+    expect(set.candidatesIn([scan])).toEqual([0]);
+    expect(set.candidatesIn([scan], ['<html lang="en">'])).toEqual([]);
+    expect(set.candidatesIn([scan], ['<html lang="en">', '⚡'])).toEqual([0]);
+  });
+
+  it('never drops a pattern from a text it matches', () => {
+    const set = setOf(amp);
+    const regex = new RegExp(amp, 'i');
+    const pieces = ['<html', '<HTML', ' ', 'amp', 'AmP', '⚡', '-', 'x', '>', '\u26a0'];
+    let seed = 11;
+    const next = (n: number): number => (seed = (seed * 48271) % 2147483647) % n;
+    let matched = 0;
+    for (let k = 0; k < 3000; k++) {
+      let text = '';
+      for (let n = 1 + next(7); n > 0; n--) text += pieces[next(pieces.length)];
+      if (!regex.test(text)) continue;
+      matched++;
+      expect([text, set.candidates([text])]).toEqual([text, [0]]);
+    }
+    expect(matched).toBeGreaterThan(0);
+  });
+});
