@@ -224,11 +224,13 @@ export class DetectionEngine {
       if (usable.length === 0) return;
       const texts = usable.length === 1 ? usable[0] : usable.flat();
       const candidates = scanned ? set.candidatesIn([scanned], texts) : set.candidates(texts);
+      const markup = kind === 'html';
       for (const index of candidates) {
         const { tech, pattern } = set.entries[index];
+        const search = markup ? pattern.markupSearch : pattern.regex;
         for (const forms of usable) {
           for (const text of forms) {
-            const match = pattern.regex.exec(text);
+            const match = search.exec(text);
             if (match) {
               // Rule a: a path-like pattern found only in a script's strings and comments does not count.
               if (

@@ -11,15 +11,17 @@
  * as it is and runs the pattern without a prefilter).
  */
 
-type Node =
+export type RegexNode =
   | { t: 'char'; raw: string; c: string }
   | { t: 'set'; raw: string; chars: string[] | null }
   | { t: 'assert'; raw: string }
   | { t: 'backref'; raw: string }
-  | { t: 'group'; open: string; body: Node; zeroWidth: boolean }
-  | { t: 'rep'; body: Node; min: number; max: number; lazy: boolean; raw: string }
-  | { t: 'seq'; items: Node[] }
-  | { t: 'alt'; alts: Node[] };
+  | { t: 'group'; open: string; body: RegexNode; zeroWidth: boolean }
+  | { t: 'rep'; body: RegexNode; min: number; max: number; lazy: boolean; raw: string }
+  | { t: 'seq'; items: RegexNode[] }
+  | { t: 'alt'; alts: RegexNode[] };
+
+type Node = RegexNode;
 
 /** Quantifier bound the rewrite gives `*`, `+` and `{n,}`: the one the reference engine uses. */
 export const QUANTIFIER_CAP = 250;
@@ -361,6 +363,15 @@ class Parser {
     const raw = s.slice(start, this.i);
     return { t: 'char', raw, c: controlEscape(next) ?? lower(s[start + 1], next) };
   }
+}
+
+/**
+ * The tree of a source, null when the parser does not understand it. A `char` node is a run of
+ * plain characters (`c` lowercased), `set` one character of a class, `assert` and zero-width
+ * groups consume nothing.
+ */
+export function parseRegexSource(source: string): RegexNode | null {
+  return parse(source)?.root ?? null;
 }
 
 /** Parses a source; null when the parser does not understand it. */
