@@ -1,5 +1,6 @@
 import { compilePattern } from '../../../src/detection/pattern';
 import { PatternSet } from '../../../src/detection/pattern-set';
+import { randomTexts } from '../../helpers/random-texts';
 
 /** A set of the given pattern sources, entry k for source k. */
 function setOf(...sources: string[]): PatternSet {
@@ -47,12 +48,8 @@ describe('PatternSet further sets with strings too short for the table', () => {
     const set = setOf(amp);
     const regex = new RegExp(amp, 'i');
     const pieces = ['<html', '<HTML', ' ', 'amp', 'AmP', '⚡', '-', 'x', '>', '\u26a0'];
-    let seed = 11;
-    const next = (n: number): number => (seed = (seed * 48271) % 2147483647) % n;
     let matched = 0;
-    for (let k = 0; k < 3000; k++) {
-      let text = '';
-      for (let n = 1 + next(7); n > 0; n--) text += pieces[next(pieces.length)];
+    for (const text of randomTexts(pieces, 3000, 7, 11)) {
       if (!regex.test(text)) continue;
       matched++;
       expect([text, set.candidates([text])]).toEqual([text, [0]]);

@@ -8,6 +8,7 @@ import { PatternSet } from '../../../src/detection/pattern-set';
 import { compilePattern } from '../../../src/detection/pattern';
 import { LiteralScanner } from '../../../src/detection/literal-scanner';
 import { resolveVersion } from '../../../src/detection/pattern';
+import { randomTexts } from '../../helpers/random-texts';
 
 describe('required literals', () => {
   it.each([
@@ -100,15 +101,11 @@ describe('further required literals', () => {
       ['ab(?:\\.min)?cdef', ['ab', '.min', 'cdef', '.', 'c', 'x']],
       ['xy(?=z)[zZ]+cdef', ['xy', 'z', 'Z', 'cdef', 'x']],
     ];
-    let seed = 7;
-    const next = (n: number): number => (seed = (seed * 48271) % 2147483647) % n;
     for (const [source, pieces] of cases) {
       const { literals, alsoRequired } = analyseSource(source);
       const regex = new RegExp(source, 'i');
       let matched = 0;
-      for (let k = 0; k < 3000; k++) {
-        let text = '';
-        for (let n = 1 + next(8); n > 0; n--) text += pieces[next(pieces.length)];
+      for (const text of randomTexts(pieces, 3000, 8, 7)) {
         if (!regex.test(text)) continue;
         matched++;
         const lower = text.toLowerCase();

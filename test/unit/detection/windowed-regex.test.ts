@@ -1,4 +1,5 @@
 import { literalWindow, WindowedRegex } from '../../../src/detection/windowed-regex';
+import { randomTexts } from '../../helpers/random-texts';
 
 describe('literalWindow', () => {
   it.each([
@@ -91,13 +92,9 @@ describe('WindowedRegex', () => {
     const window = literalWindow(regex);
     expect(window).not.toBeNull();
     const windowed = new WindowedRegex(regex, window!);
-    let seed = 17;
-    const next = (n: number): number => (seed = (seed * 48271) % 2147483647) % n;
     const differ: string[] = [];
     let matched = 0;
-    for (let k = 0; k < 4000; k++) {
-      let text = '';
-      for (let n = next(24); n > 0; n--) text += pieces[next(pieces.length)];
+    for (const text of randomTexts(pieces, 4000, 24, 17)) {
       const expected = view(regex.exec(text), text);
       if (expected !== null) matched++;
       if (JSON.stringify(view(windowed.exec(text), text)) !== JSON.stringify(expected)) differ.push(text);
