@@ -222,14 +222,15 @@ export class DetectionEngine {
       const set = fp.textPatterns[kind];
       const usable = nonEmptyForms(items);
       if (usable.length === 0) return;
-      const candidates = scanned
-        ? set.candidatesIn([scanned])
-        : set.candidates(usable.length === 1 ? usable[0] : usable.flat());
+      const texts = usable.length === 1 ? usable[0] : usable.flat();
+      const candidates = scanned ? set.candidatesIn([scanned], texts) : set.candidates(texts);
+      const markup = kind === 'html';
       for (const index of candidates) {
         const { tech, pattern } = set.entries[index];
+        const search = markup ? pattern.markupSearch : pattern.regex;
         for (const forms of usable) {
           for (const text of forms) {
-            const match = pattern.regex.exec(text);
+            const match = search.exec(text);
             if (match) {
               // Rule a: a path-like pattern found only in a script's strings and comments does not count.
               if (

@@ -1,5 +1,6 @@
 import { LiteralTable, type LiteralScan } from './literal-table';
 import type { Pattern } from './pattern';
+import { isTableLiteral } from './regex-source';
 import { sortIndices } from './sort-indices';
 
 export interface PatternEntry {
@@ -29,6 +30,11 @@ export class PatternSet {
    * for none: an entry one of whose literals is found is kept only when each set has one found too.
    */
   private readonly further: (Int32Array[] | null)[];
+  /**
+   * Per entry with further sets, the strings of each set too short for the table (null for a set
+   * without any), looked for in the texts themselves; null for an entry without any.
+   */
+  private readonly furtherInText: ((readonly string[] | null)[] | null)[];
   private byId: EntriesById | null = null;
   private marks: Uint8Array | null = null;
 
@@ -41,16 +47,25 @@ export class PatternSet {
     const byLiteral: number[][] = [];
     const always: number[] = [];
     const further: (Int32Array[] | null)[] = [];
+    const furtherInText: ((readonly string[] | null)[] | null)[] = [];
     entries.forEach((entry, index) => {
       const literals = entry.pattern.literals;
       further.push(null);
+      furtherInText.push(null);
       if (!literals) {
         always.push(index);
         return;
       }
       const sets = entry.pattern.alsoRequired;
-      if (sets.length)
-        further[index] = sets.map((set) => Int32Array.from(set, (literal) => table.id(literal)));
+      if (sets.length) {
+        further[index] = sets.map((set) =>
+          Int32Array.from(set.filter(isTableLiteral), (literal) => table.id(literal)),
+        );
+        if (sets.some((set) => !set.every(isTableLiteral)))
+          furtherInText[index] = sets.map((set) =>
+            set.every(isTableLiteral) ? null : set.filter((literal) => !isTableLiteral(literal)),
+          );
+      }
       for (const literal of literals) {
         const id = table.id(literal);
         let slot = local.get(id);
@@ -67,6 +82,7 @@ export class PatternSet {
     this.byLiteral = byLiteral;
     this.always = always;
     this.further = further;
+    this.furtherInText = furtherInText;
   }
 
   get literalCount(): number {
@@ -76,14 +92,16 @@ export class PatternSet {
   /** Indices (ascending) of the entries that may match one of the texts. */
   candidates(texts: readonly string[]): number[] {
     if (this.entries.length === 0) return [];
-    return this.candidatesIn([this.table.scanFound(texts)]);
+    return this.candidatesIn([this.table.scanFound(texts)], texts);
   }
 
   /**
    * Like `candidates`, from scans of this set's table already made (a literal found in any counts).
    * It starts from the literals found (a few dozen) rather than from all of the set's (thousands).
+   * `texts`, the texts the patterns will read, are searched for the strings the table cannot hold;
+   * without them, such a string counts as found.
    */
-  candidatesIn(scans: readonly LiteralScan[]): number[] {
+  candidatesIn(scans: readonly LiteralScan[], texts?: readonly string[]): number[] {
     if (this.entries.length === 0) return [];
     const { start, entries } = this.entriesById();
     // Marks are set while collecting and cleared before returning: a call runs to its end without
@@ -111,7 +129,7 @@ export class PatternSet {
     for (const index of out) marks[index] = 0;
     sortIndices(out);
     let kept = 0;
-    for (const index of out) if (this.hasFurther(index, scans)) out[kept++] = index;
+    for (const index of out) if (this.hasFurther(index, scans, texts)) out[kept++] = index;
     out.length = kept;
     return out;
   }
@@ -132,11 +150,16 @@ export class PatternSet {
     return (this.byId = { start, entries });
   }
 
-  /** Whether each further literal set of an entry has a literal found in one of the scans. */
-  private hasFurther(index: number, scans: readonly LiteralScan[]): boolean {
+  /**
+   * Whether each further literal set of an entry has a literal found in one of the scans, or a
+   * string too short for the table in one of the texts.
+   */
+  private hasFurther(index: number, scans: readonly LiteralScan[], texts?: readonly string[]): boolean {
     const sets = this.further[index];
     if (sets === null) return true;
-    for (const ids of sets) {
+    const inText = this.furtherInText[index];
+    for (let s = 0; s < sets.length; s++) {
+      const ids = sets[s];
       let any = false;
       for (let k = 0; k < ids.length && !any; k++) {
         const id = ids[k];
@@ -147,8 +170,17 @@ export class PatternSet {
           }
         }
       }
+      if (!any && inText !== null) any = holdsAny(texts, inText[s]);
       if (!any) return false;
     }
     return true;
   }
+}
+
+/** Whether one of the texts holds one of the strings; true when the texts are not known. */
+function holdsAny(texts: readonly string[] | undefined, strings: readonly string[] | null): boolean {
+  if (strings === null) return false;
+  if (texts === undefined) return true;
+  for (const text of texts) for (const string of strings) if (text.includes(string)) return true;
+  return false;
 }

@@ -1,4 +1,10 @@
 import { analyseSource, isPlainSource, rewriteForSafety } from './regex-source';
+import { literalWindow, WindowedRegex } from './windowed-regex';
+
+/** What finds a regex's match in a text: the regex itself or a search giving the same match. */
+export interface RegexSearch {
+  exec(text: string): RegExpExecArray | null;
+}
 
 /**
  * One compiled fingerprint pattern: `regex\;version:\1\;confidence:50` in the data.
@@ -17,6 +23,11 @@ export interface Pattern {
   readonly literals: string[] | null;
   /** Further sets (lowercased) of which one must occur too: the prefilter requires them all. */
   readonly alsoRequired: readonly string[][];
+  /**
+   * What finds the regex's match in a page's markup: when every match holds a literal far from its
+   * start, a search near that literal's occurrences (`WindowedRegex`), else the regex itself.
+   */
+  readonly markupSearch: RegexSearch;
 }
 
 export interface ParsedTags {
@@ -72,6 +83,18 @@ class CompiledPattern implements Pattern {
 
   get regex(): RegExp {
     return (this.compiled ??= this.plain ? new RegExp(this.value, 'i') : safeRegex(this.value));
+  }
+
+  private search: RegexSearch | undefined;
+
+  get markupSearch(): RegexSearch {
+    if (this.search === undefined) {
+      const regex = this.regex;
+      // Plain text is its own literal at the start: no window to look in.
+      const window = this.plain ? null : literalWindow(regex);
+      this.search = window ? new WindowedRegex(regex, window) : regex;
+    }
+    return this.search;
   }
 
   get literals(): string[] | null {

@@ -11,15 +11,17 @@
  * as it is and runs the pattern without a prefilter).
  */
 
-type Node =
+export type RegexNode =
   | { t: 'char'; raw: string; c: string }
   | { t: 'set'; raw: string; chars: string[] | null }
   | { t: 'assert'; raw: string }
   | { t: 'backref'; raw: string }
-  | { t: 'group'; open: string; body: Node; zeroWidth: boolean }
-  | { t: 'rep'; body: Node; min: number; max: number; lazy: boolean; raw: string }
-  | { t: 'seq'; items: Node[] }
-  | { t: 'alt'; alts: Node[] };
+  | { t: 'group'; open: string; body: RegexNode; zeroWidth: boolean }
+  | { t: 'rep'; body: RegexNode; min: number; max: number; lazy: boolean; raw: string }
+  | { t: 'seq'; items: RegexNode[] }
+  | { t: 'alt'; alts: RegexNode[] };
+
+type Node = RegexNode;
 
 /** Quantifier bound the rewrite gives `*`, `+` and `{n,}`: the one the reference engine uses. */
 export const QUANTIFIER_CAP = 250;
@@ -363,6 +365,15 @@ class Parser {
   }
 }
 
+/**
+ * The tree of a source, null when the parser does not understand it. A `char` node is a run of
+ * plain characters (`c` lowercased), `set` one character of a class, `assert` and zero-width
+ * groups consume nothing.
+ */
+export function parseRegexSource(source: string): RegexNode | null {
+  return parse(source)?.root ?? null;
+}
+
 /** Parses a source; null when the parser does not understand it. */
 function parse(source: string): Parser | null {
   const parser = new Parser(source);
@@ -487,16 +498,22 @@ const MAX_UNIONS = 64;
 
 /**
  * The other sets of strings every match must contain one of (each string three characters or
- * more), besides `best`: what each part of a sequence requires on its own. A pattern whose best
- * literal is common (`<div class="` of `<div class="[^"]*aem-Grid`) can then be ruled out by a
- * rarer one it needs too (`aem-grid`). At most four, the longest first.
+ * more, or a short one's characters beyond Latin-1: see `requirable`), besides `best`: what each
+ * part of a sequence requires on its own. A pattern whose best literal is common (`<div class="`
+ * of `<div class="[^"]*aem-Grid`) can then be ruled out by a rarer one it needs too (`aem-grid`).
+ * At most four, the longest first.
  */
 function furtherLiterals(root: Node, best: string[]): string[][] {
   const found: string[][] = [];
   const seen = new Set<string>([setKey(best)]);
-  const add = (set: string[] | null): void => {
-    if (!set || set.length === 0) return;
-    for (const s of set) if (s.length < MIN_LITERAL) return;
+  const add = (strings: string[] | null): void => {
+    if (!strings || strings.length === 0) return;
+    const set: string[] = [];
+    for (const s of strings) {
+      const required = requirable(s);
+      if (required === null) return;
+      if (!set.includes(required)) set.push(required);
+    }
     const key = setKey(set);
     if (seen.has(key)) return;
     seen.add(key);
@@ -550,6 +567,40 @@ function furtherLiterals(root: Node, best: string[]): string[][] {
   for (const set of found.sort((a, b) => score(b) - score(a)))
     if (!kept.some((strong) => implies(strong, set))) kept.push(set);
   return kept.slice(1, 1 + MAX_FURTHER);
+}
+
+/**
+ * What a further set may hold for a string every match contains: the string itself when the
+ * literal table can look for it (three characters or more); for a shorter one, its first run of
+ * characters beyond Latin-1 that no case folding touches (`⚡` of ` ⚡`), which every text holding
+ * the string holds, and which `includes` finds exactly (`isTableLiteral`); null when neither.
+ */
+function requirable(s: string): string | null {
+  if (s.length >= MIN_LITERAL) return s;
+  let from = -1;
+  for (let k = 0; k <= s.length; k++) {
+    const inRun = k < s.length && isCaselessBeyondLatin1(s[k]);
+    if (inRun && from < 0) from = k;
+    else if (!inRun && from >= 0) return s.slice(from, k);
+  }
+  return null;
+}
+
+/**
+ * Whether an `i` regex (not unicode) matches this character with itself alone: no case mapping
+ * of its own, and none of another character leads to it (checked over every UTF-16 unit in the
+ * tests). Beyond Latin-1, so that a text of Latin-1 characters only cannot hold it.
+ */
+function isCaselessBeyondLatin1(ch: string): boolean {
+  return ch.charCodeAt(0) > 0xff && ch.toLowerCase() === ch && ch.toUpperCase() === ch;
+}
+
+/**
+ * Whether the literal table looks for a required string; a shorter one (see `requirable`) is
+ * looked for in the texts themselves, case-sensitively.
+ */
+export function isTableLiteral(literal: string): boolean {
+  return literal.length >= MIN_LITERAL;
 }
 
 /** Whether a text holding one string of `strong` always holds one of `weak`. */

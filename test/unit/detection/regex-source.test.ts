@@ -8,6 +8,7 @@ import { PatternSet } from '../../../src/detection/pattern-set';
 import { compilePattern } from '../../../src/detection/pattern';
 import { LiteralScanner } from '../../../src/detection/literal-scanner';
 import { resolveVersion } from '../../../src/detection/pattern';
+import { randomTexts } from '../../helpers/random-texts';
 
 describe('required literals', () => {
   it.each([
@@ -68,6 +69,10 @@ describe('further required literals', () => {
     // Not when the rest may be empty or may start with too many characters.
     ['xy(?:\\.min)?', null, []],
     ['xy\\w+cdef', ['cdef'], []],
+    // A string too short for the table stands by its caseless characters beyond Latin-1.
+    ['<html[^>]* (?:amp|⚡)[^-]', ['<html'], [[' amp', '⚡']]],
+    ['<html[^>]* (?:amp|é)[^-]', ['<html'], []],
+    ['<html[^>]* (?:amp|σ)[^-]', ['<html'], []],
   ])('%s needs one of %j and one of each of %j', (source, literals, further) => {
     const { literals: best, alsoRequired } = analyseSource(source);
     expect(best).toEqual(literals);
@@ -96,15 +101,11 @@ describe('further required literals', () => {
       ['ab(?:\\.min)?cdef', ['ab', '.min', 'cdef', '.', 'c', 'x']],
       ['xy(?=z)[zZ]+cdef', ['xy', 'z', 'Z', 'cdef', 'x']],
     ];
-    let seed = 7;
-    const next = (n: number): number => (seed = (seed * 48271) % 2147483647) % n;
     for (const [source, pieces] of cases) {
       const { literals, alsoRequired } = analyseSource(source);
       const regex = new RegExp(source, 'i');
       let matched = 0;
-      for (let k = 0; k < 3000; k++) {
-        let text = '';
-        for (let n = 1 + next(8); n > 0; n--) text += pieces[next(pieces.length)];
+      for (const text of randomTexts(pieces, 3000, 8, 7)) {
         if (!regex.test(text)) continue;
         matched++;
         const lower = text.toLowerCase();
@@ -113,6 +114,25 @@ describe('further required literals', () => {
       }
       expect([source, matched > 0]).toEqual([source, true]);
     }
+  });
+
+  it('takes as caseless only characters an i regex matches with themselves alone', () => {
+    // The rule the analysis applies to a short string's characters beyond Latin-1, checked
+    // against every other UTF-16 unit for the characters that pass it.
+    const others: string[] = [];
+    for (const ch of ['⚡', '\u2603', '\u3042', '\ufffd']) {
+      expect(ch.toLowerCase() === ch && ch.toUpperCase() === ch).toBe(true);
+      const regex = new RegExp(ch, 'i');
+      for (let code = 0; code < 0x10000; code++)
+        if (code !== ch.charCodeAt(0) && regex.test(String.fromCharCode(code))) others.push(ch);
+    }
+    // No character's case mapping leads to one whose own mappings leave it as it is.
+    for (let code = 0; code < 0x10000; code++) {
+      const upper = String.fromCharCode(code).toUpperCase();
+      if (upper.length !== 1 || upper.charCodeAt(0) === code) continue;
+      if (upper.toLowerCase() === upper && upper.toUpperCase() === upper) others.push(upper);
+    }
+    expect(others).toEqual([]);
   });
 
   it('drops a further set that a kept one implies', () => {
