@@ -117,25 +117,42 @@ function takeAttributes(attributes: string[], count: number): string[] {
   return count === 0 ? [] : attributes.slice(0, count);
 }
 
-const tokenRawTextEnd = new Map<string, RegExp>();
-/** htmlparser2 ends a raw-text element at its end tag followed by a space or ">" (not "/"). */
-function tokenEndTagPattern(tag: string): RegExp {
-  let re = tokenRawTextEnd.get(tag);
-  if (!re) {
-    re = new RegExp(`</${tag}[\\s>]`, 'gi');
-    tokenRawTextEnd.set(tag, re);
-  }
-  return re;
+/** True for each character /\s/ matches (Unicode white space and line terminators). */
+function isPatternSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
-const rawTextEnd = new Map<string, RegExp>();
-function endTagPattern(tag: string): RegExp {
-  let re = rawTextEnd.get(tag);
-  if (!re) {
-    re = new RegExp(`</${tag}[\\s/>]`, 'gi');
-    rawTextEnd.set(tag, re);
+/**
+ * Where the end tag of the raw-text element `tag` (lowercase letters) starts at or after `from`, -1
+ * when there is none: "</", the name in any ASCII case, then a character /\s/ matches or ">", or
+ * also "/" when `slashEnds` (what /<\/tag[\s\/>]/gi finds, without a regex run and a match
+ * object per element). The tree ends the element at "</script/" as a browser does; htmlparser2
+ * does not.
+ */
+export function rawTextEndAt(html: string, tag: string, from: number, slashEnds: boolean): number {
+  const length = tag.length;
+  for (let at = html.indexOf('</', from); at >= 0; at = html.indexOf('</', at + 2)) {
+    let k = 0;
+    // | 32 lowers an ASCII capital and leaves a lowercase letter as it is; no other character
+    // turns into a lowercase letter by it except the capitals themselves.
+    while (k < length && (html.charCodeAt(at + 2 + k) | 32) === tag.charCodeAt(k)) k++;
+    if (k < length) continue;
+    const next = html.charCodeAt(at + 2 + length);
+    if (next === 62 || (next === 47 && slashEnds) || isPatternSpace(next)) return at;
   }
-  return re;
+  return -1;
 }
 
 /**
@@ -643,22 +660,18 @@ export function readMarkup(
       const treeRaw = inTree && rule.rawText && foreignDepth === 0;
       const tokenRaw = !inTree && rule.rawForTokens;
       if (!treeRaw && !tokenRaw) continue;
-      const end = endTagPattern(tag);
-      end.lastIndex = i;
-      const found = tag === 'plaintext' ? null : end.exec(html);
-      const bodyEnd = found && found.index < n ? found.index : n;
+      const found = tag === 'plaintext' ? -1 : rawTextEndAt(html, tag, i, true);
+      const bodyEnd = found >= 0 && found < n ? found : n;
       if (
         treeRaw &&
         tokens &&
         bodyEnd < n &&
         rule.rawForTokens &&
-        html.charCodeAt(found!.index + tag.length + 2) === 47
+        html.charCodeAt(found + tag.length + 2) === 47
       ) {
         // "</script/": the tree's element ends there, htmlparser2's goes on to "</script>" (or a space).
-        const tokenEnd = tokenEndTagPattern(tag);
-        tokenEnd.lastIndex = i;
-        const at = tokenEnd.exec(html);
-        const tokenBodyEnd = at && at.index < n ? at.index : n;
+        const at = rawTextEndAt(html, tag, i, false);
+        const tokenBodyEnd = at >= 0 && at < n ? at : n;
         token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', -1, null, i, tokenBodyEnd);
         const tokenClose = tokenBodyEnd < n ? html.indexOf('>', tokenBodyEnd + 2) : -1;
         if (tokenClose >= 0 && tokenClose < n)
