@@ -542,7 +542,8 @@ export function readMarkup(
     let textFrom = from;
     const treeText = (): boolean => tree && !truncated;
     while (i < n) {
-      let lt = html.indexOf('<', i);
+      // A "<" right after the last tag's ">" (minified markup) needs no search.
+      let lt = html.charCodeAt(i) === 60 ? i : html.indexOf('<', i);
       if (lt >= n) lt = -1;
       if (lt < 0) {
         if (treeText()) addText(html.slice(i, n), n - i, ampFrom(i) < n, i);
@@ -601,7 +602,8 @@ export function readMarkup(
         const j = tagNameEnd(html, lt + 2, n);
         const slot = nameSlot(html, lt + 2, j, tagNameHash);
         const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 2, j).toLowerCase();
-        const close = html.indexOf('>', j);
+        // Most end tags close right after their name ("</div>"): no search then.
+        const close = html.charCodeAt(j) === 62 ? j : html.indexOf('>', j);
         if (close < 0 || close >= n) {
           endTagAtEnd(lt + 2);
           return;
