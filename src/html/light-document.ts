@@ -113,8 +113,14 @@ function hasAttribute(attributes: string[], count: number, name: string): boolea
   return false;
 }
 
+/**
+ * The attributes of every start tag that has none: one array for all of them rather than one
+ * allocated per tag (no reader changes a tag's attributes; the tree decodes values into a copy).
+ */
+const NO_ATTRIBUTES: string[] = [];
+
 function takeAttributes(attributes: string[], count: number): string[] {
-  return count === 0 ? [] : attributes.slice(0, count);
+  return count === 0 ? NO_ATTRIBUTES : attributes.slice(0, count);
 }
 
 /** True for each character /\s/ matches (Unicode white space and line terminators). */
