@@ -123,29 +123,15 @@ function takeAttributes(attributes: string[], count: number): string[] {
   return count === 0 ? NO_ATTRIBUTES : attributes.slice(0, count);
 }
 
-/** True for each character /\s/ matches (Unicode white space and line terminators). */
-function isPatternSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
+/** What a regex's \s matches (Unicode spaces and line terminators), for one character. */
+const PATTERN_SPACE = /\s/;
 
 /**
  * Where the end tag of the raw-text element `tag` (lowercase letters) starts at or after `from`, -1
  * when there is none: "</", the name in any ASCII case, then a character /\s/ matches or ">", or
- * also "/" when `slashEnds` (what /<\/tag[\s\/>]/gi finds, without a regex run and a match
- * object per element). The tree ends the element at "</script/" as a browser does; htmlparser2
- * does not.
+ * also "/" when `slashEnds` (what /<\/tag[\s\/>]/gi finds, without a regex search through the body
+ * and a match object per element). The tree ends the element at "</script/" as a browser does;
+ * htmlparser2 does not.
  */
 export function rawTextEndAt(html: string, tag: string, from: number, slashEnds: boolean): number {
   const length = tag.length;
@@ -156,7 +142,8 @@ export function rawTextEndAt(html: string, tag: string, from: number, slashEnds:
     while (k < length && (html.charCodeAt(at + 2 + k) | 32) === tag.charCodeAt(k)) k++;
     if (k < length) continue;
     const next = html.charCodeAt(at + 2 + length);
-    if (next === 62 || (next === 47 && slashEnds) || isPatternSpace(next)) return at;
+    if (next === 62 || (next === 47 && slashEnds) || PATTERN_SPACE.test(html.charAt(at + 2 + length)))
+      return at;
   }
   return -1;
 }
