@@ -434,29 +434,6 @@ export function readMarkup(
     return null;
   };
 
-  /**
-   * Reads the end tag at `lt` (a "<" before "/" and a letter) to its ">", records its END token and,
-   * with `tree`, closes its element; returns where the reading goes on, or -1 when the input ends
-   * inside the tag. A function of its own for the reason readStartTag is one: it inlines its
-   * helpers (name slot, token, popUntil) without drawing on scan's budget of inlined code.
-   */
-  const readEndTag = (lt: number, n: number, tree: boolean): number => {
-    const j = tagNameEnd(html, lt + 2, n);
-    const slot = nameSlot(html, lt + 2, j, tagNameHash);
-    const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 2, j).toLowerCase();
-    // Most end tags close right after their name ("</div>"): no search then.
-    const close = html.charCodeAt(j) === 62 ? j : html.indexOf('>', j);
-    if (close < 0 || close >= n) {
-      endTagAtEnd(lt + 2);
-      return -1;
-    }
-    // htmlparser2 ends an end tag's name at a space or ">" only ("</p/>" names "p/").
-    const slashed = html.charCodeAt(j) === 47;
-    token(TOKEN.END, slashed ? endTagName(lt + 2, close) : tag, slashed ? -1 : slot, null, lt, close + 1);
-    if (tree && !truncated && tag !== 'body' && tag !== 'html' && openCount(slot, tag) > 0) popUntil(tag);
-    return close + 1;
-  };
-
   /** The start tag readStartTag read last: its name, slot, attributes and how it ends. */
   let startTag = '';
   let startSlot = -1;
@@ -615,9 +592,22 @@ export function readMarkup(
           textFrom = i;
           continue;
         }
-        i = readEndTag(lt, n, tree);
-        if (i < 0) return;
+        const j = tagNameEnd(html, lt + 2, n);
+        const slot = nameSlot(html, lt + 2, j, tagNameHash);
+        const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 2, j).toLowerCase();
+        // Most end tags close right after their name ("</div>"): no search then.
+        const close = html.charCodeAt(j) === 62 ? j : html.indexOf('>', j);
+        if (close < 0 || close >= n) {
+          endTagAtEnd(lt + 2);
+          return;
+        }
+        i = close + 1;
         textFrom = i;
+        // htmlparser2 ends an end tag's name at a space or ">" only ("</p/>" names "p/").
+        const slashed = html.charCodeAt(j) === 47;
+        token(TOKEN.END, slashed ? endTagName(lt + 2, close) : tag, slashed ? -1 : slot, null, lt, i);
+        if (!treeText()) continue;
+        if (tag !== 'body' && tag !== 'html' && openCount(slot, tag) > 0) popUntil(tag);
         continue;
       }
 
