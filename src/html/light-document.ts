@@ -113,29 +113,39 @@ function hasAttribute(attributes: string[], count: number, name: string): boolea
   return false;
 }
 
+/**
+ * The attributes of every start tag that has none: one array for all of them rather than one
+ * allocated per tag (no reader changes a tag's attributes; the tree decodes values into a copy).
+ */
+const NO_ATTRIBUTES: string[] = [];
+
 function takeAttributes(attributes: string[], count: number): string[] {
-  return count === 0 ? [] : attributes.slice(0, count);
+  return count === 0 ? NO_ATTRIBUTES : attributes.slice(0, count);
 }
 
-const tokenRawTextEnd = new Map<string, RegExp>();
-/** htmlparser2 ends a raw-text element at its end tag followed by a space or ">" (not "/"). */
-function tokenEndTagPattern(tag: string): RegExp {
-  let re = tokenRawTextEnd.get(tag);
-  if (!re) {
-    re = new RegExp(`</${tag}[\\s>]`, 'gi');
-    tokenRawTextEnd.set(tag, re);
-  }
-  return re;
-}
+/** What a regex's \s matches (Unicode spaces and line terminators), for one character. */
+const PATTERN_SPACE = /\s/;
 
-const rawTextEnd = new Map<string, RegExp>();
-function endTagPattern(tag: string): RegExp {
-  let re = rawTextEnd.get(tag);
-  if (!re) {
-    re = new RegExp(`</${tag}[\\s/>]`, 'gi');
-    rawTextEnd.set(tag, re);
+/**
+ * Where the end tag of the raw-text element `tag` (lowercase letters) starts at or after `from`, -1
+ * when there is none: "</", the name in any ASCII case, then a character /\s/ matches or ">", or
+ * also "/" when `slashEnds` (what /<\/tag[\s\/>]/gi finds, without a regex search through the body
+ * and a match object per element). The tree ends the element at "</script/" as a browser does;
+ * htmlparser2 does not.
+ */
+export function rawTextEndAt(html: string, tag: string, from: number, slashEnds: boolean): number {
+  const length = tag.length;
+  for (let at = html.indexOf('</', from); at >= 0; at = html.indexOf('</', at + 2)) {
+    let k = 0;
+    // | 32 lowers an ASCII capital and leaves a lowercase letter as it is; no other character
+    // turns into a lowercase letter by it except the capitals themselves.
+    while (k < length && (html.charCodeAt(at + 2 + k) | 32) === tag.charCodeAt(k)) k++;
+    if (k < length) continue;
+    const next = html.charCodeAt(at + 2 + length);
+    if (next === 62 || (next === 47 && slashEnds) || PATTERN_SPACE.test(html.charAt(at + 2 + length)))
+      return at;
   }
-  return re;
+  return -1;
 }
 
 /**
@@ -525,7 +535,8 @@ export function readMarkup(
     let textFrom = from;
     const treeText = (): boolean => tree && !truncated;
     while (i < n) {
-      let lt = html.indexOf('<', i);
+      // A "<" right after the last tag's ">" (minified markup) needs no search.
+      let lt = html.charCodeAt(i) === 60 ? i : html.indexOf('<', i);
       if (lt >= n) lt = -1;
       if (lt < 0) {
         if (treeText()) addText(html.slice(i, n), n - i, ampFrom(i) < n, i);
@@ -584,7 +595,8 @@ export function readMarkup(
         const j = tagNameEnd(html, lt + 2, n);
         const slot = nameSlot(html, lt + 2, j, tagNameHash);
         const tag = slot >= 0 ? slotName(slot) : html.slice(lt + 2, j).toLowerCase();
-        const close = html.indexOf('>', j);
+        // Most end tags close right after their name ("</div>"): no search then.
+        const close = html.charCodeAt(j) === 62 ? j : html.indexOf('>', j);
         if (close < 0 || close >= n) {
           endTagAtEnd(lt + 2);
           return;
@@ -643,22 +655,18 @@ export function readMarkup(
       const treeRaw = inTree && rule.rawText && foreignDepth === 0;
       const tokenRaw = !inTree && rule.rawForTokens;
       if (!treeRaw && !tokenRaw) continue;
-      const end = endTagPattern(tag);
-      end.lastIndex = i;
-      const found = tag === 'plaintext' ? null : end.exec(html);
-      const bodyEnd = found && found.index < n ? found.index : n;
+      const found = tag === 'plaintext' ? -1 : rawTextEndAt(html, tag, i, true);
+      const bodyEnd = found >= 0 && found < n ? found : n;
       if (
         treeRaw &&
         tokens &&
         bodyEnd < n &&
         rule.rawForTokens &&
-        html.charCodeAt(found!.index + tag.length + 2) === 47
+        html.charCodeAt(found + tag.length + 2) === 47
       ) {
         // "</script/": the tree's element ends there, htmlparser2's goes on to "</script>" (or a space).
-        const tokenEnd = tokenEndTagPattern(tag);
-        tokenEnd.lastIndex = i;
-        const at = tokenEnd.exec(html);
-        const tokenBodyEnd = at && at.index < n ? at.index : n;
+        const at = rawTextEndAt(html, tag, i, false);
+        const tokenBodyEnd = at >= 0 && at < n ? at : n;
         token(tag === 'title' ? TOKEN.RCDATA : TOKEN.RAW, '', -1, null, i, tokenBodyEnd);
         const tokenClose = tokenBodyEnd < n ? html.indexOf('>', tokenBodyEnd + 2) : -1;
         if (tokenClose >= 0 && tokenClose < n)

@@ -41,4 +41,15 @@ describe('markup token arrays', () => {
     ]);
     expect(readMarkup(small).tokens).toEqual(alone);
   });
+
+  it('gives tags without attributes one shared empty array, which entity decoding leaves alone', () => {
+    const { light, tokens } = readMarkup('<p><b title="a &amp; b"></b><i></i></p>');
+    const [p, b, i] = light.elements;
+    expect(p.attrs).toEqual([]);
+    expect(i.attrs).toBe(p.attrs);
+    // The tree decodes values into a copy of the attributes: the token keeps them as written.
+    expect(b.attrs).toEqual(['title', 'a & b']);
+    expect((tokens as MarkupTokens).attrs[1]).toEqual(['title', 'a &amp; b']);
+    expect(readMarkup('<hr>').light.elements[0].attrs).toEqual([]);
+  });
 });
