@@ -10,6 +10,8 @@
  *
  *   PARSE_AB_OTHER    the other build's repository root (default: this one, an A/A run)
  *   PARSE_AB_ROUNDS   timed rounds over the pages (default 6)
+ *   PARSE_AB_WARMUP   untimed passes of both builds over the pages first (default as bench:parse's:
+ *                     V8 compiles during the first passes, and its CPU lands on whichever build runs)
  *
  *   npm run bench:parse:ab
  */
@@ -17,7 +19,7 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { bareTokenize, cpu, headerLists } from './parse-cost';
+import { bareTokenize, cpu, DEFAULT_WARMUP_ROUNDS, headerLists } from './parse-cost';
 import { loadParsePages } from './parse/corpus-pages';
 
 type Headers = Record<string, string[]>;
@@ -82,6 +84,7 @@ function main(): void {
   const here = resolve(__dirname, '../..');
   const other = resolve(process.env.PARSE_AB_OTHER ?? here);
   const rounds = Math.max(1, Number(process.env.PARSE_AB_ROUNDS ?? 6));
+  const warmup = Math.max(1, Number(process.env.PARSE_AB_WARMUP ?? DEFAULT_WARMUP_ROUNDS));
   const builds = [loadBuild(`A ${here}`, here), loadBuild(`B ${other}`, other)];
   const pages: Page[] = loadParsePages().map((page) => ({
     url: page.url,
@@ -93,7 +96,12 @@ function main(): void {
       .map((n) => n.toFixed(2))
       .join(' ')}`,
   );
-  for (const page of pages) for (const build of builds) runStages(build, page, null); // warm-up
+  for (let pass = 0; pass < warmup; pass++) {
+    for (const page of pages) {
+      bareTokenize(page.html);
+      for (const build of builds) runStages(build, page, null);
+    }
+  }
   const totals: Totals[] = builds.map(() => ({ parse: 0, detect: 0, enrich: 0 }));
   let tokenizer = 0;
   for (let round = 0; round < rounds; round++) {
@@ -106,7 +114,9 @@ function main(): void {
     }
   }
   const per = (total: number): number => total / rounds / pages.length;
-  console.log(`${pages.length} pages, ${rounds} rounds; bare tokenizer ${per(tokenizer).toFixed(3)} ms/page`);
+  console.log(
+    `${pages.length} pages, ${rounds} rounds after ${warmup} warm-up passes; bare tokenizer ${per(tokenizer).toFixed(3)} ms/page`,
+  );
   builds.forEach((build, k) => {
     const { parse, detect, enrich } = totals[k];
     const ratio = (per(parse) + per(detect) + per(enrich)) / per(tokenizer);
